@@ -1,0 +1,62 @@
+# Finds what the build needs and decides the backends (WB_BACKENDS: sim, cuda or both).
+# A missing package stops the configure with the apt line that installs it; nothing is
+# downloaded.
+
+set(WB_APT_PACKAGES "cmake g++ make libgtest-dev libboost-context-dev doxygen")
+
+if(NOT WB_BACKEND MATCHES "^(auto|cuda|sim)$")
+  message(FATAL_ERROR "WB_BACKEND=${WB_BACKEND}: expected auto, cuda or sim")
+endif()
+
+set(WB_BACKENDS "")
+if(WB_BACKEND STREQUAL "auto" OR WB_BACKEND STREQUAL "sim")
+  list(APPEND WB_BACKENDS sim)
+endif()
+
+if(WB_BACKEND STREQUAL "auto" OR WB_BACKEND STREQUAL "cuda")
+  if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+    set(CMAKE_CUDA_ARCHITECTURES "80;90" CACHE STRING "GPU architectures to build for")
+  endif()
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    enable_language(CUDA)
+    find_package(CUDAToolkit REQUIRED)
+    list(APPEND WB_BACKENDS cuda)
+  elseif(WB_BACKEND STREQUAL "cuda")
+    message(FATAL_ERROR
+      "WB_BACKEND=cuda but no CUDA compiler (nvcc) was found. Install the CUDA Toolkit "
+      "and put nvcc on PATH (or set CMAKE_CUDA_COMPILER), or configure with "
+      "-DWB_BACKEND=sim to run the kernels in the CPU simulator.")
+  else()
+    message(STATUS "wb: nvcc not found: building the CPU simulator backend only")
+  endif()
+endif()
+
+find_package(Threads REQUIRED)
+find_package(GTest CONFIG QUIET)
+if(NOT GTest_FOUND)
+  find_package(GTest QUIET)
+endif()
+if(NOT GTest_FOUND)
+  message(FATAL_ERROR
+    "GoogleTest not found. On Debian or Ubuntu: sudo apt-get install libgtest-dev\n"
+    "(everything the workbook needs: sudo apt-get install ${WB_APT_PACKAGES})")
+endif()
+
+if("sim" IN_LIST WB_BACKENDS)
+  find_package(Boost 1.69 QUIET COMPONENTS context)
+  if(Boost_FOUND)
+    set(WB_SIM_FIBERS "Boost.Context")
+  else()
+    set(WB_SIM_FIBERS "ucontext")
+    message(STATUS
+      "wb: Boost.Context not found: the simulator switches fibers with ucontext, about "
+      "40 times slower. To install it: sudo apt-get install libboost-context-dev")
+  endif()
+endif()
+
+message(STATUS "wb: backends: ${WB_BACKENDS}")
+if(WB_SIM_FIBERS)
+  message(STATUS "wb: simulator fibers: ${WB_SIM_FIBERS}")
+endif()

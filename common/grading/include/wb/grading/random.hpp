@@ -1,0 +1,18 @@
+// Fresh random inputs for every run, reproducible on demand.
+//
+// Each call draws a new seed (std::random_device) unless WB_SEED is set in the
+// environment; tests put the seed in their failure messages, so that a failure can be
+// replayed with WB_SEED=<seed>.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace wb::grading {
+
+std::uint64_t fresh_seed();
+
+// `count` floats uniform in [-1, 1), never exactly zero, so an unwritten zero shows.
+std::vector<float> random_floats(std::size_t count, std::uint64_t seed);
+
+}  // namespace wb::grading

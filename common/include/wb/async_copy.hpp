@@ -1,0 +1,133 @@
+// Asynchronous copies from global to shared memory (cp.async, sm_80 and newer).
+//
+// A thread issues copies, closes them into a group with cp_async_commit(), and later
+// waits until at most N of its groups are still in flight with cp_async_wait<N>().
+// Only then may it read what those copies wrote; and only its own copies: another
+// thread's copies are visible after that thread waited AND a __syncthreads().
+//
+//   wb::cp_async_ca<4>(&smem_tile[i], &gmem_tile[i]);  // 4, 8 or 16 bytes, through L1
+//   wb::cp_async_cg(&smem_tile[i], &gmem_tile[i]);     // 16 bytes, bypassing L1
+//   wb::cp_async(&smem_tile[i], &gmem_tile[i]);        // sizeof(T) bytes (.cg for 16)
+//   wb::cp_async_commit();
+//   wb::cp_async_wait<0>();                            // or wb::cp_async_wait_all()
+//
+// A copy may read fewer bytes than it writes (`src_bytes`): the rest of the destination
+// is zero-filled, which is how a tile at the edge of an array pads itself.
+// Both addresses must be aligned to the copy size. On a GPU older than sm_80 the copies
+// run synchronously (the launch prints a one-time notice).
+#pragma once
+
+#include "wb/backend.hpp"
+
+#if WB_BACKEND_SIM
+// The call site travels with each call, so that the simulator's errors name the line.
+#define WB_SITE_ONLY_PARAMETERS const char *wb_file = __builtin_FILE(), int wb_line = __builtin_LINE()
+#define WB_SITE_PARAMETERS , WB_SITE_ONLY_PARAMETERS
+#define WB_SITE wb_file, wb_line
+#endif
+
+namespace wb {
+
+#if WB_BACKEND_SIM
+
+template <int Bytes>
+inline void cp_async_ca(void* shared_dst, const void* global_src,
+                        int src_bytes = Bytes WB_SITE_PARAMETERS) {
+  static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async.ca copies 4, 8 or 16 bytes");
+  sim::cp_async(shared_dst, global_src, Bytes, src_bytes, sim::CacheLevel::all, WB_SITE);
+}
+
+inline void cp_async_cg(void* shared_dst, const void* global_src,
+                        int src_bytes = 16 WB_SITE_PARAMETERS) {
+  sim::cp_async(shared_dst, global_src, 16, src_bytes, sim::CacheLevel::global, WB_SITE);
+}
+
+inline void cp_async_commit(WB_SITE_ONLY_PARAMETERS) { sim::cp_async_commit(WB_SITE); }
+
+template <int PendingGroups>
+inline void cp_async_wait(WB_SITE_ONLY_PARAMETERS) {
+  static_assert(PendingGroups >= 0, "cp_async_wait<N> takes N >= 0");
+  sim::cp_async_wait(PendingGroups, WB_SITE);
+}
+
+inline void cp_async_wait_all(WB_SITE_ONLY_PARAMETERS) { sim::cp_async_wait_all(WB_SITE); }
+
+template <class T>
+inline void cp_async(T* shared_dst, const T* global_src WB_SITE_PARAMETERS) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
+                "wb::cp_async copies an element of 4, 8 or 16 bytes");
+  sim::cp_async(shared_dst, global_src, sizeof(T), sizeof(T),
+                sizeof(T) == 16 ? sim::CacheLevel::global : sim::CacheLevel::all, WB_SITE);
+}
+
+#else  // CUDA
+
+#if defined(__CUDACC__)
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define WB_CP_ASYNC_SYNCHRONOUS 1  // no cp.async before Ampere: copy at once
+#endif
+
+template <int Bytes>
+__device__ __forceinline__ void cp_async_ca(void* shared_dst, const void* global_src,
+                                            int src_bytes = Bytes) {
+  static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async.ca copies 4, 8 or 16 bytes");
+#if WB_CP_ASYNC_SYNCHRONOUS
+  for (int i = 0; i < Bytes; ++i) {
+    static_cast<char*>(shared_dst)[i] = i < src_bytes ? static_cast<const char*>(global_src)[i] : 0;
+  }
+#else
+  const unsigned shared_address = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(shared_address),
+               "l"(global_src), "n"(Bytes), "r"(src_bytes)
+               : "memory");
+#endif
+}
+
+__device__ __forceinline__ void cp_async_cg(void* shared_dst, const void* global_src,
+                                            int src_bytes = 16) {
+#if WB_CP_ASYNC_SYNCHRONOUS
+  cp_async_ca<16>(shared_dst, global_src, src_bytes);
+#else
+  const unsigned shared_address = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address),
+               "l"(global_src), "r"(src_bytes)
+               : "memory");
+#endif
+}
+
+__device__ __forceinline__ void cp_async_commit() {
+#if !WB_CP_ASYNC_SYNCHRONOUS
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+template <int PendingGroups>
+__device__ __forceinline__ void cp_async_wait() {
+  static_assert(PendingGroups >= 0, "cp_async_wait<N> takes N >= 0");
+#if !WB_CP_ASYNC_SYNCHRONOUS
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(PendingGroups) : "memory");
+#endif
+}
+
+__device__ __forceinline__ void cp_async_wait_all() {
+#if !WB_CP_ASYNC_SYNCHRONOUS
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+template <class T>
+__device__ __forceinline__ void cp_async(T* shared_dst, const T* global_src) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
+                "wb::cp_async copies an element of 4, 8 or 16 bytes");
+  if constexpr (sizeof(T) == 16) {
+    cp_async_cg(shared_dst, global_src);
+  } else {
+    cp_async_ca<sizeof(T)>(shared_dst, global_src);
+  }
+}
+
+#endif  // __CUDACC__
+#endif
+
+}  // namespace wb

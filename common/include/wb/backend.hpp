@@ -1,0 +1,33 @@
+// Which backend this translation unit is built for, and the CUDA language surface.
+//
+// The build defines exactly one of WB_BACKEND_CUDA and WB_BACKEND_SIM for every target:
+//   cuda  nvcc compiles kernel files for the GPU; host files see the CUDA runtime API;
+//   sim   g++ compiles the same kernel files as C++, against the CPU simulator.
+#pragma once
+
+#if WB_BACKEND_CUDA == WB_BACKEND_SIM
+#error "define exactly one of WB_BACKEND_CUDA=1 and WB_BACKEND_SIM=1 (the build does)"
+#endif
+
+#if WB_BACKEND_SIM
+#include "wb/sim/simulator.hpp"
+#else
+#include <cuda_runtime_api.h>
+#if defined(__CUDACC__)
+#include <cuda_runtime.h>
+#endif
+#endif
+
+namespace wb {
+
+enum class Backend { cuda, sim };
+
+#if WB_BACKEND_SIM
+inline constexpr Backend backend = Backend::sim;
+#else
+inline constexpr Backend backend = Backend::cuda;
+#endif
+
+inline const char* backend_name() { return backend == Backend::sim ? "CPU simulator" : "GPU"; }
+
+}  // namespace wb

@@ -1,0 +1,90 @@
+// wb::DeviceBuffer<T>: an array in device memory that frees itself.
+//
+//   wb::DeviceBuffer<float> input(n);
+//   input.upload(host_values);          // host -> device
+//   output.poison();                    // every element an unmistakable NaN
+//   ... launch ...
+//   std::vector<float> result = output.download();  // device -> host, after the kernel
+//
+// On the GPU it wraps cudaMalloc and cudaMemcpy; in the simulator, an exact-size host
+// allocation registered as device memory.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "wb/backend.hpp"
+#include "wb/error.hpp"
+#include "wb/poison.hpp"
+
+namespace wb {
+
+namespace detail {
+void* device_allocate(std::size_t bytes);
+void device_release(void* pointer) noexcept;
+void copy_to_device(void* destination, const void* source, std::size_t bytes);
+void copy_to_host(void* destination, const void* source, std::size_t bytes);
+void fill_device_words(void* destination, std::size_t bytes, std::uint32_t pattern);
+}  // namespace detail
+
+template <class T>
+class DeviceBuffer {
+  static_assert(std::is_trivially_copyable_v<T>, "device buffers hold trivially copyable types");
+
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t count)
+      : data_(static_cast<T*>(detail::device_allocate(count * sizeof(T)))), size_(count) {}
+  ~DeviceBuffer() { detail::device_release(data_); }
+
+  DeviceBuffer(DeviceBuffer&& other) noexcept : data_(other.data_), size_(other.size_) {
+    other.data_ = nullptr;
+    other.size_ = 0;
+  }
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    if (this != &other) {
+      detail::device_release(data_);
+      data_ = other.data_;
+      size_ = other.size_;
+      other.data_ = nullptr;
+      other.size_ = 0;
+    }
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  std::size_t bytes() const { return size_ * sizeof(T); }
+
+  void upload(const std::vector<T>& host) {
+    if (host.size() != size_) {
+      throw Error("DeviceBuffer::upload: " + std::to_string(host.size()) +
+                  " host elements for a buffer of " + std::to_string(size_));
+    }
+    detail::copy_to_device(data_, host.data(), bytes());
+  }
+
+  std::vector<T> download() const {
+    std::vector<T> host(size_);
+    detail::copy_to_host(host.data(), data_, bytes());
+    return host;
+  }
+
+  // Fills the buffer with a poison word (see wb/poison.hpp), so that an element the
+  // kernel never writes cannot pass for a result.
+  void poison(std::uint32_t pattern = poison::unwritten) {
+    detail::fill_device_words(data_, bytes(), pattern);
+  }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace wb

@@ -1,0 +1,75 @@
+// wb::launch: the one way host code starts a kernel, on both backends.
+//
+//   wb::launch(copy_kernel, grid, block, shared_bytes, in.data(), out.data(), n);
+//
+// is `copy_kernel<<<grid, block, shared_bytes>>>(in.data(), out.data(), n)` on the GPU
+// (g++ cannot parse the triple chevrons, so no file of ours writes them), followed by a
+// check of the launch error. Launches are asynchronous on the GPU: errors of the
+// running kernel surface at the next synchronization (wb::synchronize, a download).
+// In the simulator the launch runs to completion and a kernel error throws here.
+// A launch asking for more than 48 KB of dynamic shared memory raises the kernel's
+// limit first, as the GPU requires.
+#pragma once
+
+#include <cstddef>
+#include <tuple>
+#include <utility>
+
+#include "wb/backend.hpp"
+#include "wb/error.hpp"
+
+namespace wb {
+
+#if WB_BACKEND_SIM
+
+namespace detail {
+template <class... Params>
+struct KernelCall {
+  void (*kernel)(Params...);
+  std::tuple<std::decay_t<Params>...> arguments;
+
+  static void invoke(const void* self) {
+    const auto& call = *static_cast<const KernelCall*>(self);
+    std::apply(call.kernel, call.arguments);  // each thread gets its own copies
+  }
+};
+}  // namespace detail
+
+template <class... Params, class... Args>
+void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes,
+            Args&&... args) {
+  static_assert(sizeof...(Params) == sizeof...(Args),
+                "wb::launch: the number of arguments differs from the kernel's parameters");
+  const detail::KernelCall<Params...> call{kernel, {std::forward<Args>(args)...}};
+  sim::run_grid({grid, block, shared_bytes}, &detail::KernelCall<Params...>::invoke, &call);
+}
+
+inline void synchronize() {}
+
+#else
+
+namespace detail {
+void check_launch(const void* kernel, std::size_t shared_bytes);
+void raise_shared_limit(const void* kernel, std::size_t shared_bytes);
+}  // namespace detail
+
+#if defined(__CUDACC__)
+template <class... Params, class... Args>
+void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes,
+            Args&&... args) {
+  static_assert(sizeof...(Params) == sizeof...(Args),
+                "wb::launch: the number of arguments differs from the kernel's parameters");
+  if (shared_bytes > 48 * 1024) {
+    detail::raise_shared_limit(reinterpret_cast<const void*>(kernel), shared_bytes);
+  }
+  kernel<<<grid, block, shared_bytes>>>(std::forward<Args>(args)...);
+  detail::check_launch(reinterpret_cast<const void*>(kernel), shared_bytes);
+}
+#endif
+
+// Waits for the GPU and raises the error of any kernel that failed meanwhile.
+void synchronize();
+
+#endif
+
+}  // namespace wb

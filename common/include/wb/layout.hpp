@@ -1,0 +1,101 @@
+// wb::Layout: a 2-D shape with strides, the map from a (row, col) coordinate to an
+// offset. The chapters use it for every tile, thread arrangement and shared-memory
+// layout, so that a kernel says "the element (row, col) of the shared tile" and the
+// layout says where that lives:
+//
+//   auto smem_layout   = wb::col_major(wb::Int<128>{}, wb::Int<16>{});   // (128,16):(1,128)
+//   auto padded_layout = wb::col_major(wb::Int<128>{}, wb::Int<16>{}, wb::Int<130>{});
+//   smem_tile[padded_layout(row, col)] = ...;                          // row + col*130
+//
+// Extents and strides given as wb::Int<N> are compile-time constants: the layout
+// is then a constant expression that static_assert can check. Plain ints make a run-time
+// layout with the same interface.
+#pragma once
+
+#include <type_traits>
+
+#if defined(__CUDACC__)
+#define WB_HOST_DEVICE __host__ __device__
+#else
+#define WB_HOST_DEVICE
+#endif
+
+namespace wb {
+
+template <int N>
+using Int = std::integral_constant<int, N>;
+
+struct Coord {
+  int row;
+  int col;
+};
+
+template <class Rows, class Cols, class RowStride, class ColStride>
+struct Layout {
+  Rows rows;
+  Cols cols;
+  RowStride row_stride;
+  ColStride col_stride;
+
+  // The offset of element (row, col): row * row_stride + col * col_stride.
+  WB_HOST_DEVICE constexpr int operator()(int row, int col) const {
+    return row * static_cast<int>(row_stride) + col * static_cast<int>(col_stride);
+  }
+  // How many coordinates the layout has.
+  WB_HOST_DEVICE constexpr int size() const {
+    return static_cast<int>(rows) * static_cast<int>(cols);
+  }
+  // How many offsets it spans: the last offset plus one (more than size() when padded).
+  WB_HOST_DEVICE constexpr int cosize() const { return (*this)(rows - 1, cols - 1) + 1; }
+
+  // The same elements seen with rows and columns exchanged: a column-major 128x16 tile
+  // read as a row-major 16x128 one, which is how the transpose chapter works.
+  WB_HOST_DEVICE constexpr auto transpose() const {
+    return Layout<Cols, Rows, ColStride, RowStride>{cols, rows, col_stride, row_stride};
+  }
+
+  // The coordinate at `offset`, for a compact layout (one whose offsets are exactly
+  // 0..size()-1, row- or column-major): how thread index t finds its (row, col) in a
+  // thread layout.
+  WB_HOST_DEVICE constexpr Coord coord(int offset) const {
+    if (static_cast<int>(row_stride) <= static_cast<int>(col_stride)) {
+      return {offset / static_cast<int>(row_stride) % static_cast<int>(rows),
+              offset / static_cast<int>(col_stride)};
+    }
+    return {offset / static_cast<int>(row_stride),
+            offset / static_cast<int>(col_stride) % static_cast<int>(cols)};
+  }
+
+  WB_HOST_DEVICE constexpr bool is_compact() const {
+    return (static_cast<int>(row_stride) == 1 && static_cast<int>(col_stride) == static_cast<int>(rows)) ||
+           (static_cast<int>(col_stride) == 1 && static_cast<int>(row_stride) == static_cast<int>(cols));
+  }
+};
+
+template <class Rows, class Cols, class RowStride, class ColStride>
+WB_HOST_DEVICE constexpr auto make_layout(Rows rows, Cols cols, RowStride row_stride,
+                                          ColStride col_stride) {
+  return Layout<Rows, Cols, RowStride, ColStride>{rows, cols, row_stride, col_stride};
+}
+
+// Column-major: consecutive rows are adjacent; a column is `leading` elements apart.
+template <class Rows, class Cols, class Leading>
+WB_HOST_DEVICE constexpr auto col_major(Rows rows, Cols cols, Leading leading) {
+  return make_layout(rows, cols, Int<1>{}, leading);
+}
+template <class Rows, class Cols>
+WB_HOST_DEVICE constexpr auto col_major(Rows rows, Cols cols) {
+  return col_major(rows, cols, rows);
+}
+
+// Row-major: consecutive columns are adjacent; a row is `leading` elements apart.
+template <class Rows, class Cols, class Leading>
+WB_HOST_DEVICE constexpr auto row_major(Rows rows, Cols cols, Leading leading) {
+  return make_layout(rows, cols, leading, Int<1>{});
+}
+template <class Rows, class Cols>
+WB_HOST_DEVICE constexpr auto row_major(Rows rows, Cols cols) {
+  return row_major(rows, cols, cols);
+}
+
+}  // namespace wb

@@ -1,0 +1,76 @@
+// The CUDA language surface, for g++: what a kernel file needs to compile as plain C++
+// and run in the CPU simulator.
+//
+// Each CUDA thread of a block runs on a fiber of its own; the fibers of one block all
+// run on one OS thread. That is what makes the mapping below valid:
+//   __shared__            -> a static thread_local: one copy per OS thread, so one copy
+//                            per block in flight, shared by that block's fibers;
+//   threadIdx, blockIdx   -> thread_local values the scheduler sets at every resume;
+//   __syncthreads()       -> a switch back to the block's scheduler, which releases the
+//                            fibers once all of them wait at the same call site.
+// Included by <wb/wb.cuh> when WB_BACKEND_SIM is defined; never include it directly.
+#pragma once
+
+#include <cassert>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __noinline__
+#define __launch_bounds__(...)
+#define __shared__ static thread_local
+#define __constant__
+#define __align__(n) __attribute__((aligned(n)))
+
+// `assert` in a kernel raises an error that fails the launch (and so one test), with
+// the block, the thread and the line, instead of aborting the whole program.
+#undef assert
+#define assert(condition) \
+  ((condition) ? void(0) : ::wb::sim::kernel_assert_failed(#condition, __FILE__, __LINE__))
+
+struct uint3 {
+  unsigned int x, y, z;
+};
+
+struct dim3 {
+  unsigned int x = 1, y = 1, z = 1;
+  constexpr dim3(unsigned int x_ = 1, unsigned int y_ = 1, unsigned int z_ = 1)
+      : x(x_), y(y_), z(z_) {}
+  constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+};
+
+// The vector types the vectorized-copy chapter uses, with CUDA's alignment.
+struct alignas(8) float2 { float x, y; };
+struct alignas(16) float4 { float x, y, z, w; };
+struct alignas(8) int2 { int x, y; };
+struct alignas(16) int4 { int x, y, z, w; };
+struct alignas(8) uint2 { unsigned int x, y; };
+struct alignas(16) uint4 { unsigned int x, y, z, w; };
+
+extern thread_local uint3 threadIdx;
+extern thread_local uint3 blockIdx;
+extern thread_local dim3 blockDim;
+extern thread_local dim3 gridDim;
+constexpr int warpSize = 32;
+
+namespace wb::sim {
+[[noreturn]] void kernel_assert_failed(const char* condition, const char* file, int line);
+void sync_block(const char* file, int line);
+}  // namespace wb::sim
+
+// The call site travels with the barrier so that a mismatch can name the lines.
+inline void __syncthreads(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+  ::wb::sim::sync_block(file, line);
+}
+
+// Device intrinsics a kernel of this workbook may use, with their CPU meaning.
+template <class T>
+inline T __ldg(const T* pointer) {
+  return *pointer;
+}
+inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
+using std::fmaf;

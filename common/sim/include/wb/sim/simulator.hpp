@@ -1,0 +1,131 @@
+// The CPU simulator's interface to the workbook runtime: grid launches, device
+// allocations, asynchronous copies, schedules and the counters of the last launch.
+//
+// Kernels never call these directly; <wb/launch.hpp>, <wb/buffer.hpp> and
+// <wb/async_copy.hpp> do, so that a kernel file reads the same on both backends.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "wb/error.hpp"
+#include "wb/sim/cuda_shim.hpp"
+
+namespace wb::sim {
+
+// ---------------------------------------------------------------------------------
+// Errors
+
+// Raised by the simulator for anything a kernel does wrong: a barrier mismatch, a bad
+// cp.async, an assert. The launch rethrows it on the host thread, so it fails the one
+// test that launched the kernel.
+class KernelError : public wb::Error {
+ public:
+  using wb::Error::Error;
+};
+
+// ---------------------------------------------------------------------------------
+// Schedules: the order in which a block's threads run between two barriers.
+
+enum class Order { forward, reverse, random };
+
+struct Schedule {
+  Order order = Order::forward;
+  std::uint64_t seed = 1;  // used by Order::random
+};
+
+std::string to_string(const Schedule& schedule);
+
+// The schedule of the next launches. Starts from the environment variable
+// WB_SIM_SCHEDULE ("forward", "reverse", "random" or "random:SEED"); forward if unset.
+Schedule current_schedule();
+void set_schedule(const Schedule& schedule);
+
+// Sets a schedule for the lifetime of the object, then restores the previous one.
+class ScopedSchedule {
+ public:
+  explicit ScopedSchedule(const Schedule& schedule) : previous_(current_schedule()) {
+    set_schedule(schedule);
+  }
+  ~ScopedSchedule() { set_schedule(previous_); }
+  ScopedSchedule(const ScopedSchedule&) = delete;
+  ScopedSchedule& operator=(const ScopedSchedule&) = delete;
+
+ private:
+  Schedule previous_;
+};
+
+// ---------------------------------------------------------------------------------
+// Counters of one launch, summed over all its threads.
+
+struct LaunchStats {
+  std::uint64_t blocks = 0;
+  std::uint64_t threads = 0;
+  std::uint64_t barriers = 0;           // block-wide barrier releases, summed over blocks
+  std::uint64_t cp_async_4 = 0;         // cp.async operations by copy size
+  std::uint64_t cp_async_8 = 0;
+  std::uint64_t cp_async_16 = 0;
+  std::uint64_t cp_async_bytes = 0;     // bytes requested from global memory
+  std::uint64_t commit_groups = 0;      // cp.async.commit_group (wait_all counts one)
+  std::uint64_t waits = 0;              // cp.async.wait_group and wait_all
+  std::uint64_t copies_never_waited = 0;  // copies still pending when their thread ended
+  // Warnings, each once per launch with a count: "12 threads ended with ...".
+  std::map<std::string, std::uint64_t> warnings;
+
+  std::uint64_t cp_async_ops() const { return cp_async_4 + cp_async_8 + cp_async_16; }
+  LaunchStats& operator+=(const LaunchStats& other);
+};
+
+// The counters of the last launch that finished on this host thread.
+const LaunchStats& last_launch_stats();
+
+// ---------------------------------------------------------------------------------
+// Launches
+
+struct LaunchConfig {
+  dim3 grid;
+  dim3 block;
+  std::size_t dynamic_shared_bytes = 0;
+};
+
+// Runs `invoke(closure)` once for every thread of the grid, each on a fiber with its
+// threadIdx and blockIdx set. Blocks run in parallel on a pool of OS threads; the
+// threads of one block run in turn on one OS thread, switching at barriers.
+// Throws KernelError for a kernel that goes wrong, std::invalid_argument for a bad
+// configuration.
+void run_grid(const LaunchConfig& config, void (*invoke)(const void* closure),
+              const void* closure);
+
+// The dynamic shared memory of the block running on this OS thread.
+void* dynamic_shared_memory();
+
+// ---------------------------------------------------------------------------------
+// Device memory: exact-size host allocations, registered so that cp.async can check
+// that its source lies in device memory and its destination does not.
+
+void* device_malloc(std::size_t bytes);
+void device_free(void* pointer) noexcept;
+
+// The allocation holding [pointer, pointer + bytes), or nullptr: begin, size.
+struct Allocation {
+  const std::byte* begin = nullptr;
+  std::size_t bytes = 0;
+};
+Allocation find_device_allocation(const void* pointer, std::size_t bytes);
+
+// ---------------------------------------------------------------------------------
+// Asynchronous copies, with the call site for error messages.
+
+enum class CacheLevel { all, global };  // .ca and .cg
+
+void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_bytes,
+              CacheLevel level, const char* file, int line);
+void cp_async_commit(const char* file, int line);
+void cp_async_wait(int pending_groups, const char* file, int line);
+void cp_async_wait_all(const char* file, int line);
+
+}  // namespace wb::sim

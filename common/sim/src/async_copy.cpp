@@ -1,0 +1,155 @@
+// cp.async in the simulator: copy late, poison early.
+//
+// At issue the copy is checked (size, alignment, address spaces), its destination is
+// filled with the in_flight poison and the copy is queued on its thread. A commit
+// closes the thread's open group; a wait performs every committed group but the newest
+// N. So a read of the destination before the wait sees poison, every time, where a GPU
+// would return the old or the new data depending on timing.
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+#include "wb/poison.hpp"
+#include "worker.hpp"
+
+namespace wb::sim {
+namespace {
+
+std::string hex(const void* pointer) {
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%" PRIxPTR, reinterpret_cast<std::uintptr_t>(pointer));
+  return text;
+}
+
+ThreadState& require_thread(const char* what, const char* file, int line) {
+  ThreadState* thread = current_thread();
+  if (thread == nullptr) {
+    throw Error(std::string(file) + ":" + std::to_string(line) + ": " + what +
+                " called outside a kernel launch");
+  }
+  return *thread;
+}
+
+// Why `source` is not a readable range of device memory, in a learner's words.
+std::string explain_bad_source(const void* source, int bytes) {
+  const Allocation below = device_allocation_below(source);
+  const auto* begin = static_cast<const std::byte*>(source);
+  if (below.begin != nullptr && begin < below.begin + below.bytes + 4096) {
+    const auto offset = begin - below.begin;
+    return "the global source " + hex(source) + " reads bytes [" + std::to_string(offset) +
+           ", " + std::to_string(offset + bytes) + ") of a device allocation of " +
+           std::to_string(below.bytes) + " bytes: past its end (element " +
+           std::to_string(offset / 4) + " of " + std::to_string(below.bytes / 4) +
+           " floats). Is the copy missing a bounds check for the last, partial tile?";
+  }
+  if (on_fiber_stack(source, static_cast<std::size_t>(bytes))) {
+    return "the global source " + hex(source) +
+           " is a local variable of the kernel, not device memory";
+  }
+  return "the global source " + hex(source) +
+         " is not in any device allocation (a host pointer, or an index far out of "
+         "range?)";
+}
+
+}  // namespace
+
+void perform_copies(AsyncCopyQueue& queue, std::size_t up_to) {
+  for (; queue.performed < up_to; ++queue.performed) {
+    const PendingCopy& copy = queue.copies[queue.performed];
+    std::memcpy(copy.destination, copy.source, static_cast<std::size_t>(copy.source_bytes));
+    std::memset(copy.destination + copy.source_bytes, 0,
+                static_cast<std::size_t>(copy.copy_bytes - copy.source_bytes));
+  }
+}
+
+void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_bytes,
+              CacheLevel level, const char* file, int line) {
+  ThreadState& thread = require_thread("cp.async", file, line);
+  const std::string what = "cp.async of " + std::to_string(copy_bytes) + " bytes: ";
+  if (copy_bytes != 4 && copy_bytes != 8 && copy_bytes != 16) {
+    kernel_fail(file, line, what + "a copy is 4, 8 or 16 bytes");
+  }
+  if (level == CacheLevel::global && copy_bytes != 16) {
+    kernel_fail(file, line, what + "cp.async.cg copies 16 bytes only; use .ca for 4 or 8");
+  }
+  if (src_bytes < 0 || src_bytes > copy_bytes) {
+    kernel_fail(file, line, what + "the source size " + std::to_string(src_bytes) +
+                                " must lie between 0 and the copy size");
+  }
+  const auto dst_address = reinterpret_cast<std::uintptr_t>(shared_dst);
+  const auto src_address = reinterpret_cast<std::uintptr_t>(global_src);
+  if (dst_address % static_cast<unsigned>(copy_bytes) != 0) {
+    kernel_fail(file, line,
+                what + "misaligned address: the shared destination " + hex(shared_dst) +
+                    " is not " + std::to_string(copy_bytes) + "-byte aligned (address % " +
+                    std::to_string(copy_bytes) + " == " +
+                    std::to_string(dst_address % static_cast<unsigned>(copy_bytes)) +
+                    "). Both addresses of a cp.async must be multiples of its size: "
+                    "does a padded row stride break the alignment?");
+  }
+  if (src_bytes > 0 && src_address % static_cast<unsigned>(copy_bytes) != 0) {
+    kernel_fail(file, line,
+                what + "misaligned address: the global source " + hex(global_src) +
+                    " is not " + std::to_string(copy_bytes) + "-byte aligned (address % " +
+                    std::to_string(copy_bytes) + " == " +
+                    std::to_string(src_address % static_cast<unsigned>(copy_bytes)) + ")");
+  }
+  if (src_bytes > 0 &&
+      find_device_allocation(global_src, static_cast<std::size_t>(src_bytes)).begin == nullptr) {
+    kernel_fail(file, line, what + explain_bad_source(global_src, src_bytes));
+  }
+  const auto copy_size = static_cast<std::size_t>(copy_bytes);
+  if (find_device_allocation(shared_dst, copy_size).begin != nullptr) {
+    kernel_fail(file, line, what + "the destination " + hex(shared_dst) +
+                                " is in global memory; cp.async copies from global into "
+                                "shared memory (a __shared__ array)");
+  }
+  if (on_fiber_stack(shared_dst, copy_size)) {
+    kernel_fail(file, line, what + "the destination " + hex(shared_dst) +
+                                " is a local variable of the kernel; cp.async writes to "
+                                "shared memory (a __shared__ array)");
+  }
+
+  auto* destination = static_cast<std::byte*>(shared_dst);
+  poison::fill(destination, copy_size, poison::in_flight);
+  const PendingCopy copy{destination, static_cast<const std::byte*>(global_src), copy_bytes,
+                         src_bytes};
+  thread.copies.copies.push_back(copy);
+  thread.worker->block_destinations.push_back(copy);
+
+  LaunchStats& stats = thread.worker->stats;
+  (copy_bytes == 4 ? stats.cp_async_4 : copy_bytes == 8 ? stats.cp_async_8 : stats.cp_async_16)++;
+  stats.cp_async_bytes += static_cast<std::uint64_t>(src_bytes);
+}
+
+void cp_async_commit(const char* file, int line) {
+  ThreadState& thread = require_thread("cp.async.commit_group", file, line);
+  thread.copies.group_ends.push_back(thread.copies.copies.size());
+  ++thread.worker->stats.commit_groups;
+}
+
+void cp_async_wait(int pending_groups, const char* file, int line) {
+  ThreadState& thread = require_thread("cp.async.wait_group", file, line);
+  if (pending_groups < 0) {
+    kernel_fail(file, line, "cp.async.wait_group takes a count of groups >= 0");
+  }
+  AsyncCopyQueue& queue = thread.copies;
+  ++thread.worker->stats.waits;
+  if (queue.uncommitted() > 0) {
+    thread.worker->stats.warnings[
+        "waits with cp.async copies issued but not committed (wait_group only waits for "
+        "committed groups: is a cp_async_commit missing before the wait?)"]++;
+  }
+  while (queue.pending_groups() > static_cast<std::size_t>(pending_groups)) {
+    perform_copies(queue, queue.group_ends[queue.first_pending_group]);
+    ++queue.first_pending_group;
+  }
+  if (queue.not_performed() == 0) queue.clear();
+}
+
+void cp_async_wait_all(const char* file, int line) {
+  cp_async_commit(file, line);
+  cp_async_wait(0, file, line);
+}
+
+}  // namespace wb::sim
