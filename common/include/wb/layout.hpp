@@ -12,8 +12,6 @@
 // layout with the same interface.
 #pragma once
 
-#include <type_traits>
-
 #if defined(__CUDACC__)
 #define WB_HOST_DEVICE __host__ __device__
 #else
@@ -22,8 +20,12 @@
 
 namespace wb {
 
+// A compile-time integer (like std::integral_constant, usable in device code too).
 template <int N>
-using Int = std::integral_constant<int, N>;
+struct Int {
+  static constexpr int value = N;
+  WB_HOST_DEVICE constexpr operator int() const { return N; }
+};
 
 struct Coord {
   int row;

@@ -1,0 +1,181 @@
+# wb_add_chapter: everything one chapter of the workbook needs.
+#
+#   wb_add_chapter(1 01_copy
+#     KERNELS copy.cu                       # in chapters/01_copy and solutions/01_copy
+#     GRADER  tests/chapters/grade_01_copy.cpp
+#     BENCH   bench/bench_01_copy.cpp
+#     WRONG   tests/wrong/01_copy/wrong_kernels.cmake
+#     SKELETON_FAILS_WITH "TODO\\(step 1\\)")
+#
+# makes, for each backend:
+#   chapterN_learner_<b>, chapterN_solution_<b>   the kernels (learner's and reference)
+#   grade_chapterN_learner_<b>, grade_chapterN_solution_<b>   the grader linked to each
+# and the targets and tests:
+#   check-chapterN   grades the learner's file: on the GPU if there is one, else in the
+#                    simulator; a short report, exit code 0 only if every step passes
+#   bench-chapterN   the learner's and the reference kernel beside cudaMemcpy (GPU), or
+#                    the simulator's counters
+#   ctest: the reference passes every step (each backend); the skeleton structure check;
+#          the untouched skeleton is rejected with a message that points at its TODO;
+#          each known-wrong kernel of WRONG is rejected with the right diagnosis.
+
+set(WB_EXPECT_REJECTION "${CMAKE_CURRENT_LIST_DIR}/ExpectRejection.cmake")
+set(WB_CHECK_SCRIPT "${PROJECT_SOURCE_DIR}/common/tools/check_chapter.sh")
+set(WB_BENCH_SCRIPT "${PROJECT_SOURCE_DIR}/common/tools/bench_chapter.sh")
+
+# The learner's half-done file must build: unused set-up variables are expected there.
+function(wb_relax_learner_warnings target)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:-Wno-unused-variable -Wno-unused-but-set-variable>
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wno-unused-variable,-Wno-unused-but-set-variable --diag-suppress=177,550>)
+endfunction()
+
+# A grader executable for one variant's kernels.
+function(wb_chapter_grader number variant backend kernels)
+  set(exe grade_chapter${number}_${variant}_${backend})
+  add_executable(${exe} $<TARGET_OBJECTS:grader_chapter${number}_${backend}>)
+  target_link_libraries(${exe} PRIVATE ${kernels} wb_grading_${backend})
+  wb_target_defaults(${exe} ${backend})
+endfunction()
+
+# Inside a WRONG file: a known-wrong kernel made from the solution by replacing FIND
+# (every occurrence) with REPLACE, which the sim grader must reject with a report that
+# matches EXPECT. A FIND that the solution no longer contains stops the configure, so
+# the list cannot drift from the solution unnoticed.
+function(wb_wrong_kernel name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "FILE;FIND;REPLACE;EXPECT" "")
+  if(NOT arg_FILE)
+    list(GET chapter_kernels 0 arg_FILE)
+  endif()
+  file(READ "${solution_dir}/${arg_FILE}" text)
+  string(FIND "${text}" "${arg_FIND}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "wrong kernel ${name} of chapter ${chapter_number}: solutions/${chapter_folder}/${arg_FILE} no longer contains:\n${arg_FIND}")
+  endif()
+  string(REPLACE "${arg_FIND}" "${arg_REPLACE}" text "${text}")
+  set(dir "${PROJECT_BINARY_DIR}/wrong/chapter${chapter_number}/${name}")
+  foreach(kernel IN LISTS chapter_kernels)
+    if(kernel STREQUAL arg_FILE)
+      file(CONFIGURE OUTPUT "${dir}/${kernel}" CONTENT "${text}" @ONLY)
+    else()
+      configure_file("${solution_dir}/${kernel}" "${dir}/${kernel}" COPYONLY)
+    endif()
+  endforeach()
+  list(TRANSFORM chapter_kernels PREPEND "${dir}/" OUTPUT_VARIABLE sources)
+  set(lib chapter${chapter_number}_wrong_${name})
+  wb_backend_sources(sources sim ${sources})
+  add_library(${lib}_sim STATIC ${sources})
+  wb_target_defaults(${lib}_sim sim)
+  wb_relax_learner_warnings(${lib}_sim)
+  target_include_directories(${lib}_sim PUBLIC "${learner_dir}")
+  target_link_libraries(${lib}_sim PUBLIC wb_runtime_sim)
+  wb_chapter_grader(${chapter_number} wrong_${name} sim ${lib}_sim)
+  add_test(NAME selftest.chapter${chapter_number}.rejects_${name}
+    COMMAND ${CMAKE_COMMAND} "-DGRADER=$<TARGET_FILE:grade_chapter${chapter_number}_wrong_${name}_sim>"
+            "-DEXPECT=${arg_EXPECT}" "-DWHAT=the known-wrong kernel ${name}"
+            -P "${WB_EXPECT_REJECTION}")
+  set_tests_properties(selftest.chapter${chapter_number}.rejects_${name} PROPERTIES LABELS "selftest")
+endfunction()
+
+function(wb_add_chapter number folder)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "GRADER;BENCH;WRONG;SKELETON_FAILS_WITH" "KERNELS")
+  set(chapter_number ${number})
+  set(chapter_folder ${folder})
+  set(chapter_kernels ${arg_KERNELS})
+  set(learner_dir "${PROJECT_SOURCE_DIR}/chapters/${folder}")
+  set(solution_dir "${PROJECT_SOURCE_DIR}/solutions/${folder}")
+
+  foreach(variant learner solution)
+    set(dir "${${variant}_dir}")
+    list(TRANSFORM arg_KERNELS PREPEND "${dir}/" OUTPUT_VARIABLE sources)
+    wb_add_backend_library(chapter${number}_${variant} SOURCES ${sources})
+    foreach(backend IN LISTS WB_BACKENDS)
+      target_include_directories(chapter${number}_${variant}_${backend} PUBLIC "${learner_dir}")
+      if(variant STREQUAL "learner")
+        wb_relax_learner_warnings(chapter${number}_${variant}_${backend})
+      endif()
+    endforeach()
+  endforeach()
+
+  set(check_graders "")
+  foreach(backend IN LISTS WB_BACKENDS)
+    add_library(grader_chapter${number}_${backend} OBJECT "${PROJECT_SOURCE_DIR}/${arg_GRADER}")
+    wb_target_defaults(grader_chapter${number}_${backend} ${backend})
+    target_include_directories(grader_chapter${number}_${backend} PRIVATE "${learner_dir}")
+    target_link_libraries(grader_chapter${number}_${backend} PRIVATE wb_grading_${backend})
+    foreach(variant learner solution)
+      wb_chapter_grader(${number} ${variant} ${backend} chapter${number}_${variant}_${backend})
+    endforeach()
+    gtest_discover_tests(grade_chapter${number}_solution_${backend}
+      TEST_PREFIX "${backend}.solution."
+      DISCOVERY_MODE PRE_TEST
+      PROPERTIES SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" LABELS "${backend};solution" TIMEOUT 600)
+    list(APPEND check_graders grade_chapter${number}_learner_${backend})
+  endforeach()
+
+  # check-chapterN: the learner's grader, on the GPU when there is one.
+  set(cuda_grader "")
+  set(sim_grader "")
+  if(TARGET grade_chapter${number}_learner_cuda)
+    set(cuda_grader "$<TARGET_FILE:grade_chapter${number}_learner_cuda>")
+  endif()
+  if(TARGET grade_chapter${number}_learner_sim)
+    set(sim_grader "$<TARGET_FILE:grade_chapter${number}_learner_sim>")
+  endif()
+  add_custom_target(check-chapter${number}
+    COMMAND bash "${WB_CHECK_SCRIPT}" "Chapter ${number} (${folder})" "${cuda_grader}" "${sim_grader}"
+    DEPENDS ${check_graders}
+    USES_TERMINAL
+    COMMENT "Grading chapters/${folder}")
+
+  if("sim" IN_LIST WB_BACKENDS)
+    # The skeleton is its solution minus the holes (skipped once a learner has filled it).
+    foreach(kernel IN LISTS arg_KERNELS)
+      add_test(NAME selftest.chapter${number}.skeleton_matches_solution.${kernel}
+        COMMAND skeleton_check "${solution_dir}/${kernel}" "${learner_dir}/${kernel}")
+      set_tests_properties(selftest.chapter${number}.skeleton_matches_solution.${kernel}
+        PROPERTIES SKIP_RETURN_CODE 77 LABELS "selftest")
+    endforeach()
+    # The untouched skeleton fails, pointing at its TODO.
+    list(GET arg_KERNELS 0 first_kernel)
+    add_test(NAME selftest.chapter${number}.rejects_untouched_skeleton
+      COMMAND ${CMAKE_COMMAND} "-DGRADER=$<TARGET_FILE:grade_chapter${number}_learner_sim>"
+              "-DEXPECT=${arg_SKELETON_FAILS_WITH}" "-DWHAT=the untouched skeleton"
+              "-DSKELETON_CHECK=$<TARGET_FILE:skeleton_check>"
+              "-DSOLUTION=${solution_dir}/${first_kernel}" "-DSKELETON=${learner_dir}/${first_kernel}"
+              -P "${WB_EXPECT_REJECTION}")
+    set_tests_properties(selftest.chapter${number}.rejects_untouched_skeleton PROPERTIES
+      SKIP_REGULAR_EXPRESSION "SKIPPED:" LABELS "selftest")
+    if(arg_WRONG)
+      include("${PROJECT_SOURCE_DIR}/${arg_WRONG}")
+    endif()
+  endif()
+
+  if(arg_BENCH)
+    set(bench_exes "")
+    foreach(backend IN LISTS WB_BACKENDS)
+      foreach(variant learner solution)
+        set(exe bench_chapter${number}_${variant}_${backend})
+        wb_backend_sources(sources ${backend} "${PROJECT_SOURCE_DIR}/${arg_BENCH}")
+        add_executable(${exe} ${sources})
+        wb_target_defaults(${exe} ${backend})
+        target_include_directories(${exe} PRIVATE "${learner_dir}")
+        target_link_libraries(${exe} PRIVATE chapter${number}_${variant}_${backend} wb_grading_${backend})
+        target_compile_definitions(${exe} PRIVATE "WB_BENCH_VARIANT=\"${variant}\"")
+        list(APPEND bench_exes ${exe})
+      endforeach()
+    endforeach()
+    set(cuda_benches "")
+    set(sim_benches "")
+    if(TARGET bench_chapter${number}_learner_cuda)
+      set(cuda_benches "$<TARGET_FILE:bench_chapter${number}_learner_cuda> $<TARGET_FILE:bench_chapter${number}_solution_cuda>")
+    endif()
+    if(TARGET bench_chapter${number}_learner_sim)
+      set(sim_benches "$<TARGET_FILE:bench_chapter${number}_learner_sim> $<TARGET_FILE:bench_chapter${number}_solution_sim>")
+    endif()
+    add_custom_target(bench-chapter${number}
+      COMMAND bash "${WB_BENCH_SCRIPT}" "Chapter ${number} (${folder})" "${cuda_benches}" "${sim_benches}"
+      DEPENDS ${bench_exes}
+      USES_TERMINAL)
+  endif()
+endfunction()

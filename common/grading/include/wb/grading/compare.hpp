@@ -1,0 +1,46 @@
+// Comparison of a kernel's output with a double-precision CPU reference, and the
+// mismatch report that tells a learner what went wrong and where.
+//
+// The report says how many elements are wrong, lists the first few with their (row,
+// col), their tile and what the wrong value is (a poison pattern, an input element from
+// elsewhere, a number), then names the pattern (whole tiles, partial tiles at the
+// edges, tile borders, columns, transposed, swapped tiles) and its likely cause.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace wb::grading {
+
+// A column-major rows x cols array cut into tile_rows x tile_cols tiles (a block's
+// tile), for locating mismatches. A 1-D array is rows x 1.
+struct ArrayShape {
+  int rows;
+  int cols;
+  int tile_rows;
+  int tile_cols;
+};
+
+struct Tolerance {
+  double relative = 0.0;  // |actual - expected| <= relative * max(|expected|, scale)
+  double scale = 1.0;     //   + absolute
+  double absolute = 0.0;
+  static Tolerance exact() { return {}; }
+};
+
+struct CompareOptions {
+  Tolerance tolerance = Tolerance::exact();
+  // For kernels that move data (copy, transpose): the input, so that a wrong value can
+  // be traced back to the element it was taken from.
+  const std::vector<float>* input = nullptr;
+  ArrayShape input_shape{0, 0, 0, 0};  // the input's shape when it differs (transpose)
+};
+
+::testing::AssertionResult matches_reference(const std::vector<float>& actual,
+                                             const std::vector<double>& expected,
+                                             const ArrayShape& shape,
+                                             const CompareOptions& options = {});
+
+}  // namespace wb::grading

@@ -1,0 +1,88 @@
+// An output buffer with guard bands: `guard` poisoned elements before and after the
+// `size` elements the kernel may write, so that a store out of bounds is caught and
+// located instead of corrupting something silently.
+//
+//   wb::grading::GuardedBuffer<float> out(n);
+//   kernel(..., out.data(), ...);            // data() points at the first real element
+//   EXPECT_TRUE(out.guards_intact());         // says which elements outside were written
+//   std::vector<float> result = out.download();
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "wb/buffer.hpp"
+#include "wb/poison.hpp"
+
+namespace wb::grading {
+
+template <class T>
+class GuardedBuffer {
+  static_assert(sizeof(T) == 4, "guard bands hold 32-bit poison words");
+
+ public:
+  explicit GuardedBuffer(std::size_t size, std::size_t guard = 4096)
+      : storage_(size + 2 * guard), size_(size), guard_(guard) {
+    storage_.poison(poison::guard);
+    poison();
+  }
+
+  T* data() { return storage_.data() + guard_; }
+  std::size_t size() const { return size_; }
+
+  // Refills the inside with the `unwritten` poison (the guards keep theirs).
+  void poison() {
+    std::vector<T> all = storage_.download();
+    for (std::size_t i = 0; i < size_; ++i) all[guard_ + i] = as_t(poison::unwritten);
+    storage_.upload(all);
+  }
+
+  std::vector<T> download() const {
+    const std::vector<T> all = storage_.download();
+    return std::vector<T>(all.begin() + static_cast<std::ptrdiff_t>(guard_),
+                          all.begin() + static_cast<std::ptrdiff_t>(guard_ + size_));
+  }
+
+  // Success, or which elements outside [0, size) the kernel wrote.
+  ::testing::AssertionResult guards_intact() const {
+    const std::vector<T> all = storage_.download();
+    std::size_t before = 0, after = 0;
+    long long first = 0;
+    bool found = false;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (i >= guard_ && i < guard_ + size_) continue;
+      if (poison::matches(bits(all[i]), poison::guard)) continue;
+      (i < guard_ ? before : after)++;
+      if (!found) first = static_cast<long long>(i) - static_cast<long long>(guard_);
+      found = true;
+    }
+    if (!found) return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure()
+           << "the kernel wrote " << before + after << " elements outside the output ("
+           << before << " before its start, " << after << " past its end; the first at index "
+           << first << " of an output of " << size_
+           << "). Are the stores of the last, partial tiles missing a bounds check?";
+  }
+
+ private:
+  static T as_t(std::uint32_t word) {
+    T value;
+    std::memcpy(&value, &word, sizeof value);
+    return value;
+  }
+  static std::uint32_t bits(T value) {
+    std::uint32_t word;
+    std::memcpy(&word, &value, sizeof word);
+    return word;
+  }
+
+  DeviceBuffer<T> storage_;
+  std::size_t size_;
+  std::size_t guard_;
+};
+
+}  // namespace wb::grading

@@ -1,0 +1,215 @@
+#include "wb/grading/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+#include <unordered_map>
+
+#include "wb/poison.hpp"
+
+namespace wb::grading {
+namespace {
+
+enum class Kind { unwritten, in_flight, stale, guard, other_nan, zero, from_input, wrong };
+
+struct Wrong {
+  int row;
+  int col;
+  double expected;
+  float actual;
+  Kind kind;
+  int source_row = -1;  // for Kind::from_input: where the value came from
+  int source_col = -1;
+};
+
+Kind classify(float value) {
+  if (std::isnan(value)) {
+    const std::uint32_t bits = poison::bits_of(value);
+    if (poison::matches(bits, poison::unwritten)) return Kind::unwritten;
+    if (poison::matches(bits, poison::in_flight)) return Kind::in_flight;
+    if (poison::matches(bits, poison::stale)) return Kind::stale;
+    if (poison::matches(bits, poison::guard)) return Kind::guard;
+    return Kind::other_nan;
+  }
+  return value == 0.0f ? Kind::zero : Kind::wrong;
+}
+
+std::string describe(const Wrong& wrong) {
+  std::ostringstream out;
+  switch (wrong.kind) {
+    case Kind::unwritten:
+      return "NaN: never written by the kernel";
+    case Kind::in_flight:
+      return "NaN: a cp.async destination read before the copy was waited for";
+    case Kind::stale:
+      return "NaN: shared memory that no copy of this block had filled yet";
+    case Kind::guard:
+      return "NaN: read from outside an array";
+    case Kind::other_nan:
+      return "NaN";
+    case Kind::zero:
+      return "0";
+    case Kind::from_input:
+      out << wrong.actual << ", the input's element (" << wrong.source_row << ", "
+          << wrong.source_col << ")";
+      return out.str();
+    case Kind::wrong:
+      out << wrong.actual;
+      return out.str();
+  }
+  return "?";
+}
+
+// The likely cause of a set of mismatches, from what the wrong values are and where.
+std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape,
+                     const std::map<Kind, std::size_t>& kinds) {
+  auto count = [&](Kind kind) {
+    auto it = kinds.find(kind);
+    return it == kinds.end() ? std::size_t{0} : it->second;
+  };
+  if (count(Kind::in_flight) > 0) {
+    return "elements were read from shared memory before their cp.async had landed: a thread "
+           "must wait for its copies (wb::cp_async_wait_all, or commit and "
+           "wb::cp_async_wait<N>) before the barrier and the reads.";
+  }
+  if (count(Kind::stale) > 0) {
+    return "threads read shared memory that the block's copies had not filled yet. A wait "
+           "makes a thread's own copies visible to itself only; the elements copied by "
+           "other threads need a __syncthreads() after everyone's wait.";
+  }
+  if (count(Kind::guard) > 0) {
+    return "values were read from outside an input array (an index past its end).";
+  }
+
+  // Per tile: how many elements, how many wrong.
+  std::map<std::pair<int, int>, int> wrong_per_tile;
+  for (const Wrong& w : wrongs) wrong_per_tile[{w.row / shape.tile_rows, w.col / shape.tile_cols}]++;
+  auto tile_size = [&](std::pair<int, int> tile) {
+    const int rows = std::min(shape.tile_rows, shape.rows - tile.first * shape.tile_rows);
+    const int cols = std::min(shape.tile_cols, shape.cols - tile.second * shape.tile_cols);
+    return rows * cols;
+  };
+  auto is_partial = [&](std::pair<int, int> tile) {
+    return tile_size(tile) < shape.tile_rows * shape.tile_cols;
+  };
+  bool only_partial = true, whole_tiles = true;
+  for (const auto& [tile, n] : wrong_per_tile) {
+    only_partial &= is_partial(tile);
+    whole_tiles &= n == tile_size(tile);
+  }
+
+  if (count(Kind::from_input) == wrongs.size()) {
+    bool transposed = true, swapped_tiles = true, same_offset = true;
+    for (const Wrong& w : wrongs) {
+      transposed &= w.source_row == w.col && w.source_col == w.row;
+      const int tile_r = w.row / shape.tile_rows, tile_c = w.col / shape.tile_cols;
+      const int src_tile_r = w.source_row / shape.tile_rows, src_tile_c = w.source_col / shape.tile_cols;
+      same_offset &= w.row % shape.tile_rows == w.source_row % shape.tile_rows &&
+                     w.col % shape.tile_cols == w.source_col % shape.tile_cols;
+      swapped_tiles &= src_tile_r == tile_c && src_tile_c == tile_r;
+    }
+    if (transposed) return "the output is the transpose of what was expected: rows and columns exchanged.";
+    if (same_offset && swapped_tiles) {
+      return "each wrong tile holds the data of the tile with its row and column tile indices "
+             "exchanged: are blockIdx.x and blockIdx.y swapped where the block finds its tile?";
+    }
+    if (same_offset) {
+      return "whole tiles hold the data of another tile: the block computes its tile's origin "
+             "wrongly (blockIdx times the tile size, rows from blockIdx.x, columns from "
+             "blockIdx.y).";
+    }
+    return "elements hold values of other elements: the (row, col) -> offset mapping of a "
+           "load or a store is wrong (a stride, the leading dimension, or row and column "
+           "exchanged?).";
+  }
+  if (count(Kind::unwritten) == wrongs.size()) {
+    if (only_partial) {
+      return "only the partial tiles at the bottom or right edge are incomplete: elements "
+             "inside the array but past the last full tile were never written (is a bounds "
+             "check too strict, or the grid rounded down?).";
+    }
+    if (whole_tiles) {
+      return "whole tiles were never written: does every block store its tile, is the grid "
+             "large enough, and does each block find its tile from the right indices (rows "
+             "from blockIdx.x, columns from blockIdx.y, as the grid is launched)?";
+    }
+    return "some elements were never written: do the threads' loops cover the whole tile, "
+           "and does each block find its own tile (rows from blockIdx.x, columns from "
+           "blockIdx.y, as the grid is launched)? Blocks that compute the same origin write "
+           "the same tile twice and leave others empty.";
+  }
+  if (count(Kind::zero) == wrongs.size()) {
+    return "the wrong elements are all 0: shared memory that nothing was copied into (is the "
+           "TODO still empty, or the copy skipped for these elements?).";
+  }
+  if (only_partial) {
+    return "only the partial tiles at the bottom or right edge are wrong: check the bounds "
+           "of the loads and stores there.";
+  }
+  return "the values differ from the reference by more than the tolerance.";
+}
+
+}  // namespace
+
+::testing::AssertionResult matches_reference(const std::vector<float>& actual,
+                                             const std::vector<double>& expected,
+                                             const ArrayShape& shape,
+                                             const CompareOptions& options) {
+  const std::size_t count = static_cast<std::size_t>(shape.rows) * shape.cols;
+  if (actual.size() != count || expected.size() != count) {
+    return ::testing::AssertionFailure() << "size mismatch: " << actual.size() << " results, "
+                                         << expected.size() << " expected, shape " << shape.rows
+                                         << "x" << shape.cols;
+  }
+  // Where each input value lives, to trace a misplaced value back to its origin.
+  std::unordered_map<std::uint32_t, std::size_t> input_index;
+  ArrayShape input_shape = options.input_shape.rows > 0 ? options.input_shape : shape;
+  if (options.input != nullptr) {
+    for (std::size_t i = 0; i < options.input->size(); ++i) {
+      input_index.emplace(poison::bits_of((*options.input)[i]), i);
+    }
+  }
+
+  std::vector<Wrong> wrongs;
+  std::map<Kind, std::size_t> kinds;
+  const Tolerance& tol = options.tolerance;
+  for (std::size_t i = 0; i < count; ++i) {
+    const double e = expected[i];
+    const float a = actual[i];
+    const double allowed = tol.relative * std::max(std::abs(e), tol.scale) + tol.absolute;
+    if (!std::isnan(a) && std::abs(static_cast<double>(a) - e) <= allowed) continue;
+    Wrong wrong{static_cast<int>(i % shape.rows), static_cast<int>(i / shape.rows), e, a, classify(a)};
+    if (wrong.kind == Kind::wrong && options.input != nullptr) {
+      auto found = input_index.find(poison::bits_of(a));
+      if (found != input_index.end()) {
+        wrong.kind = Kind::from_input;
+        wrong.source_row = static_cast<int>(found->second % input_shape.rows);
+        wrong.source_col = static_cast<int>(found->second / input_shape.rows);
+      }
+    }
+    kinds[wrong.kind]++;
+    wrongs.push_back(wrong);
+  }
+  if (wrongs.empty()) return ::testing::AssertionSuccess();
+
+  std::ostringstream report;
+  report << wrongs.size() << " of " << count << " elements are wrong (array " << shape.rows
+         << "x" << shape.cols << ", tiles " << shape.tile_rows << "x" << shape.tile_cols << ").\n";
+  report << "First wrong elements, (row, col) [tile]: expected -> got:\n";
+  for (std::size_t k = 0; k < std::min<std::size_t>(wrongs.size(), 5); ++k) {
+    const Wrong& w = wrongs[k];
+    report << "  (" << w.row << ", " << w.col << ") [tile (" << w.row / shape.tile_rows << ", "
+           << w.col / shape.tile_cols << ")]: " << w.expected << " -> " << describe(w) << "\n";
+  }
+  std::set<std::pair<int, int>> tiles;
+  for (const Wrong& w : wrongs) tiles.insert({w.row / shape.tile_rows, w.col / shape.tile_cols});
+  const int tile_count = ((shape.rows + shape.tile_rows - 1) / shape.tile_rows) *
+                         ((shape.cols + shape.tile_cols - 1) / shape.tile_cols);
+  report << "Wrong elements lie in " << tiles.size() << " of " << tile_count << " tiles.\n";
+  report << "Likely cause: " << diagnose(wrongs, shape, kinds);
+  return ::testing::AssertionFailure() << report.str();
+}
+
+}  // namespace wb::grading

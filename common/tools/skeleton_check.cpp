@@ -1,0 +1,106 @@
+// skeleton_check SOLUTION SKELETON
+//
+// Checks that a chapter's skeleton is its solution minus the holes: every line of the
+// solution outside a `//! [step N hole]` ... `//! [step N hole]` block appears in the
+// skeleton, in order and unchanged, and each hole is replaced by a comment that starts
+// `// TODO(step N):` and says about how many lines it takes ("(about K lines)", K within
+// a factor of two of the hole's real size).
+//
+// Exit codes: 0 the skeleton is the solution minus its holes; 1 it is not (the first
+// difference is printed); 77 the skeleton has no TODO left, i.e. a learner has filled
+// it in: nothing to check (reported as a skip), except under CI=true, where the
+// skeleton must be pristine and 77 becomes 1.
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::vector<std::string> read_lines(const char* path) {
+  std::ifstream file(path);
+  if (!file) {
+    std::cerr << "skeleton_check: cannot read " << path << "\n";
+    std::exit(1);
+  }
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(file, line);) lines.push_back(line);
+  return lines;
+}
+
+bool is_blank(const std::string& line) { return line.find_first_not_of(" \t") == std::string::npos; }
+
+int fail(const char* skeleton, std::size_t line, const std::string& what) {
+  std::cerr << skeleton << ":" << line + 1 << ": skeleton differs from its solution: " << what
+            << "\n";
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::cerr << "usage: skeleton_check SOLUTION SKELETON\n";
+    return 2;
+  }
+  const std::vector<std::string> solution = read_lines(argv[1]);
+  const std::vector<std::string> skeleton = read_lines(argv[2]);
+  const std::regex hole_marker(R"(^\s*//! \[step (\d+) hole\]\s*$)");
+  const std::regex todo_line(R"(^\s*// TODO\(step (\d+)\): .*)");
+  const std::regex about(R"(\(about (\d+) lines?\))");
+  const bool strict = std::getenv("CI") != nullptr && std::string(std::getenv("CI")) == "true";
+
+  bool any_todo = false;
+  for (const std::string& line : skeleton) any_todo |= std::regex_match(line, todo_line);
+  if (!any_todo) {
+    std::cout << "SKIPPED: " << argv[2]
+              << " has no TODO left: it has been worked on, so it no longer is the pristine "
+                 "skeleton this check compares\n";
+    return strict ? 1 : 77;
+  }
+
+  std::size_t k = 0;  // position in the skeleton
+  for (std::size_t s = 0; s < solution.size(); ++s) {
+    std::smatch marker;
+    if (std::regex_match(solution[s], marker, hole_marker)) {
+      const std::string step = marker[1];
+      std::size_t end = s + 1, hole_lines = 0;
+      for (; end < solution.size() && !std::regex_match(solution[end], hole_marker); ++end) {
+        hole_lines += is_blank(solution[end]) ? 0 : 1;
+      }
+      if (end == solution.size()) return fail(argv[2], k, "hole of step " + step + " never closed in the solution");
+      std::smatch todo;
+      if (k >= skeleton.size() || !std::regex_match(skeleton[k], todo, todo_line) || todo[1] != step) {
+        return fail(argv[2], k, "expected `// TODO(step " + step + "): ...` where the solution's hole is");
+      }
+      std::string comment = skeleton[k++];
+      while (k < skeleton.size() && std::regex_match(skeleton[k], std::regex(R"(^\s*// .*)")) &&
+             !std::regex_match(skeleton[k], todo_line)) {
+        comment += " " + skeleton[k++];
+      }
+      std::smatch size;
+      if (!std::regex_search(comment, size, about)) {
+        return fail(argv[2], k - 1, "the TODO(step " + step + ") says no size: add \"(about N lines)\"");
+      }
+      const std::size_t promised = std::stoul(size[1]);
+      if (promised * 2 < hole_lines || promised > hole_lines * 2) {
+        return fail(argv[2], k - 1, "TODO(step " + step + ") promises about " + std::to_string(promised) +
+                                        " lines, the solution takes " + std::to_string(hole_lines));
+      }
+      s = end;
+      continue;
+    }
+    if (k >= skeleton.size()) return fail(argv[2], k, "ends early; the solution goes on with: " + solution[s]);
+    if (skeleton[k] != solution[s]) {
+      return fail(argv[2], k, "expected the solution's line " + std::to_string(s + 1) + ":\n  " + solution[s] +
+                                  "\nbut found:\n  " + skeleton[k]);
+    }
+    ++k;
+  }
+  if (k != skeleton.size()) return fail(argv[2], k, "has lines the solution lacks: " + skeleton[k]);
+  std::cout << argv[2] << " is " << argv[1] << " minus its holes\n";
+  return 0;
+}

@@ -1,0 +1,103 @@
+// The grader of chapter 1, copy: a test per step, each at several shapes, under the
+// forward and the reverse schedule in the simulator and once on the GPU.
+//
+// Each run: fresh random input, the output poisoned with guard bands around it, the
+// learner's copy, then (1) every element equal to the input, with a report that names
+// the likely cause, (2) nothing written outside the output, (3) in the simulator, every
+// element loaded through cp.async and every copy waited for.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "copy.hpp"
+#include "wb/grading/backend_test.hpp"
+#include "wb/grading/compare.hpp"
+#include "wb/grading/guarded_buffer.hpp"
+#include "wb/grading/random.hpp"
+#include "wb/grading/schedules.hpp"
+#include "wb/grading/step.hpp"
+#include "wb/grading/technique.hpp"
+
+namespace {
+
+using wb::grading::Step;
+
+const Step kStep1{1, 1, "copy the tile through shared memory", "chapters/01_copy/copy.cu",
+                  "each thread issues one wb::cp_async per element of its part of the tile, "
+                  "waits with wb::cp_async_wait_all(), then __syncthreads() lets the block "
+                  "read the whole tile"};
+const Step kStep2{1, 2, "copy arrays of any shape", "chapters/01_copy/copy.cu",
+                  "the same copies as in step 1, each only if its element lies inside the "
+                  "array: row < valid_rows and col < valid_cols"};
+
+using CopyFunction = void (*)(const float*, float*, int, int);
+
+void grade_copy(const Step& step, CopyFunction copy, int rows, int cols,
+                const std::string& configuration) {
+  const auto seed = wb::grading::fresh_seed();
+  const std::string where = step.heading() + ", array " + std::to_string(rows) + "x" +
+                            std::to_string(cols) + ", " + configuration + " (WB_SEED=" +
+                            std::to_string(seed) + "):\n";
+  const std::size_t count = static_cast<std::size_t>(rows) * cols;
+  const std::vector<float> input = wb::grading::random_floats(count, seed);
+  wb::DeviceBuffer<float> gmem_in(count);
+  gmem_in.upload(input);
+  wb::grading::GuardedBuffer<float> gmem_out(count);
+
+  try {
+    copy(gmem_in.data(), gmem_out.data(), rows, cols);
+    wb::synchronize();
+  } catch (const std::exception& error) {
+    ADD_FAILURE() << where << "the kernel failed: " << error.what() << "\n" << step.hint_line();
+    return;
+  }
+#if WB_BACKEND_SIM
+  const wb::sim::LaunchStats stats = wb::sim::last_launch_stats();
+  const ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, count);
+#endif
+
+  const std::vector<double> expected(input.begin(), input.end());
+  wb::grading::CompareOptions options;
+  options.input = &input;
+  const ::testing::AssertionResult same = wb::grading::matches_reference(
+      gmem_out.download(), expected, {rows, cols, ch01::kTileRows, ch01::kTileCols}, options);
+  std::string note;
+#if WB_BACKEND_SIM
+  if (!same && stats.cp_async_ops() == 0) note = "No cp.async was issued at all.\n";
+#endif
+  // Stores outside the output first: they also explain the wrong elements they cause.
+  if (const auto guards = gmem_out.guards_intact(); !guards) {
+    ADD_FAILURE() << where << guards.message() << "\n" << step.hint_line();
+  }
+  if (!same) ADD_FAILURE() << where << same.message() << "\n" << note << step.hint_line();
+#if WB_BACKEND_SIM
+  if (same && !technique) {
+    ADD_FAILURE() << where << technique.message() << "\n" << step.hint_line();
+  }
+#endif
+}
+
+void grade_shapes(const Step& step, CopyFunction copy,
+                  const std::vector<std::pair<int, int>>& shapes) {
+  for (const auto& [rows, cols] : shapes) {
+    wb::grading::for_each_schedule(
+        [&](const std::string& configuration) { grade_copy(step, copy, rows, cols, configuration); });
+    if (::testing::Test::HasFailure()) return;  // one clear failure, not a flood
+  }
+}
+
+using Chapter1Copy = wb::grading::KernelTest;
+
+TEST_F(Chapter1Copy, Step1CopyTheTile) {
+  // The seed's 256x32 first, then other multiples of the 128x16 tile; 256x64 has a grid
+  // of 2x4 blocks, where a swapped blockIdx.x and blockIdx.y cannot hide.
+  grade_shapes(kStep1, ch01::copy_tiles, {{256, 32}, {256, 64}, {128, 16}, {512, 48}});
+}
+
+TEST_F(Chapter1Copy, Step2CopyAnyShape) {
+  grade_shapes(kStep2, ch01::copy_tiles_any_shape,
+               {{300, 40}, {127, 15}, {1, 1}, {129, 17}, {256, 32}, {1000, 3}, {5, 100}});
+}
+
+}  // namespace

@@ -1,0 +1,37 @@
+// Helpers shared by the simulator's own tests (sim backend only).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "wb/grading/backend_test.hpp"
+#include "wb/wb.cuh"
+
+namespace sim_test {
+
+// Every simulator test runs kernels; the shared fixture keeps them in the same style as
+// the graders (and skips nothing here, since these tests are built for the sim only).
+using SimTest = wb::grading::KernelTest;
+
+// Runs `launch`, which must fail with a KernelError, and returns the error's message so
+// that the test can check what it tells the learner. An empty string (and a test
+// failure) if nothing was thrown.
+template <class Launch>
+std::string kernel_error_of(Launch&& launch) {
+  try {
+    launch();
+  } catch (const wb::sim::KernelError& error) {
+    return error.what();
+  }
+  ADD_FAILURE() << "the launch should have failed with wb::sim::KernelError";
+  return {};
+}
+
+// True when `pattern` (ECMAScript) occurs anywhere in `text`.
+inline bool contains(const std::string& text, const std::string& pattern) {
+  return std::regex_search(text, std::regex(pattern));
+}
+
+}  // namespace sim_test

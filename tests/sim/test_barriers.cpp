@@ -1,0 +1,96 @@
+// __syncthreads() in the simulator: a barrier every thread reaches releases the block;
+// a barrier some threads skip, or two barriers split between threads, fail the launch
+// with a message that names the threads on each side and the barriers' source lines.
+#include <string>
+#include <vector>
+
+#include "sim_test_support.hpp"
+#include "wb/grading/random.hpp"
+
+namespace {
+
+using sim_test::contains;
+using sim_test::kernel_error_of;
+using SimBarriers = sim_test::SimTest;
+
+constexpr unsigned kThreads = 64;
+
+// Rotates each block's slice twice through shared memory: each read needs the barrier
+// before it, and each overwrite the barrier after the previous read.
+__global__ void rotate_twice(const float* in, float* out) {
+  __shared__ float smem_values[kThreads];
+  const unsigned base = blockIdx.x * blockDim.x;
+  smem_values[threadIdx.x] = in[base + threadIdx.x];
+  __syncthreads();
+  const float once = smem_values[(threadIdx.x + 1) % blockDim.x];
+  __syncthreads();
+  smem_values[threadIdx.x] = once;
+  __syncthreads();
+  out[base + threadIdx.x] = smem_values[(threadIdx.x + 1) % blockDim.x];
+}
+
+// Each kernel below first stores the line of its barrier(s), so that the test knows
+// which line the message must name without counting lines by hand.
+__global__ void barrier_skipped_by_upper_half(int* barrier_line) {
+  *barrier_line = __LINE__ + 1;
+  if (threadIdx.x < 16) __syncthreads();
+}
+
+__global__ void barrier_per_branch(int* barrier_lines) {
+  barrier_lines[0] = __LINE__ + 3;
+  barrier_lines[1] = __LINE__ + 4;
+  if (threadIdx.x < 16) {
+    __syncthreads();
+  } else {
+    __syncthreads();
+  }
+}
+
+TEST_F(SimBarriers, BarrierReachedByAllThreadsReleasesThem) {
+  const auto seed = wb::grading::fresh_seed();
+  SCOPED_TRACE("WB_SEED=" + std::to_string(seed));
+  constexpr unsigned kBlocks = 3;
+  const std::vector<float> values = wb::grading::random_floats(kBlocks * kThreads, seed);
+  wb::DeviceBuffer<float> in(values.size()), out(values.size());
+  in.upload(values);
+  out.poison();
+  wb::launch(rotate_twice, dim3(kBlocks), dim3(kThreads), 0, in.data(), out.data());
+  const std::vector<float> result = out.download();
+  for (unsigned i = 0; i < result.size(); ++i) {
+    const unsigned block = i / kThreads, lane = i % kThreads;
+    ASSERT_EQ(result[i], values[block * kThreads + (lane + 2) % kThreads])
+        << "element " << i << ": the value two lanes up, after two rotations";
+  }
+  EXPECT_EQ(wb::sim::last_launch_stats().barriers, kBlocks * 3)
+      << "three barriers in each of " << kBlocks << " blocks, each released once";
+}
+
+TEST_F(SimBarriers, BarrierSkippedBySomeThreadsNamesBothSidesAndTheLine) {
+  wb::DeviceBuffer<int> line(1);
+  const std::string message = kernel_error_of([&] {
+    wb::launch(barrier_skipped_by_upper_half, dim3(1), dim3(32), 0, line.data());
+  });
+  const std::string site = R"(test_barriers\.cpp:)" + std::to_string(line.download()[0]);
+  EXPECT_TRUE(contains(message, site)) << "the barrier's line, " << site << ", in: " << message;
+  EXPECT_TRUE(contains(message, R"(waited at by threads 0-15 \(of 32)"))
+      << "the threads at the barrier, in: " << message;
+  EXPECT_TRUE(contains(message, R"(threads 16-31 \(of 32.*returned)"))
+      << "the threads that skipped it, in: " << message;
+}
+
+TEST_F(SimBarriers, ThreadsAtDifferentBarriersNameBothLines) {
+  wb::DeviceBuffer<int> lines(2);
+  const std::string message = kernel_error_of([&] {
+    wb::launch(barrier_per_branch, dim3(1), dim3(32), 0, lines.data());
+  });
+  const std::vector<int> line = lines.download();
+  const std::string first = R"(threads 0-15 \(of 32[^)]*\) at [^ ]*test_barriers\.cpp:)" +
+                            std::to_string(line[0]);
+  const std::string second = R"(threads 16-31 \(of 32[^)]*\) at [^ ]*test_barriers\.cpp:)" +
+                             std::to_string(line[1]);
+  EXPECT_TRUE(contains(message, "different barriers")) << message;
+  EXPECT_TRUE(contains(message, first)) << "the if branch's barrier, in: " << message;
+  EXPECT_TRUE(contains(message, second)) << "the else branch's barrier, in: " << message;
+}
+
+}  // namespace

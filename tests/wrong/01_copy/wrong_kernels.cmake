@@ -1,0 +1,37 @@
+# Known-wrong versions of chapter 1's solution, each one mistake a learner makes, with
+# the diagnosis the grader must give. Each is the solution with FIND replaced by REPLACE.
+
+wb_wrong_kernel(missing_wait
+  FIND "  wb::cp_async_wait_all();\n"
+  REPLACE ""
+  EXPECT "read from shared memory before their cp.async had landed")
+
+wb_wrong_kernel(missing_barrier
+  FIND "  wb::cp_async_wait_all();\n  __syncthreads();\n"
+  REPLACE "  wb::cp_async_wait_all();\n"
+  EXPECT "need a __syncthreads\\(\\) after everyone's wait")
+
+wb_wrong_kernel(block_index_swapped
+  FIND "  const int tile_row = blockIdx.x * kTileRows;\n  const int tile_col = blockIdx.y * kTileCols;\n"
+  REPLACE "  const int tile_row = blockIdx.y * kTileRows;\n  const int tile_col = blockIdx.x * kTileCols;\n"
+  EXPECT "step 1.*rows from blockIdx.x, columns from blockIdx.y")
+
+wb_wrong_kernel(plain_loads
+  FIND "wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);"
+  REPLACE "smem_tile[smem_layout(row, col)] = gmem_tile_in[gmem_layout(row, col)];"
+  EXPECT "0 of 8192 elements reached shared memory through cp.async")
+
+wb_wrong_kernel(out_of_bounds_tail
+  FIND "col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows;"
+  REPLACE "col < kTileCols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < kTileRows;"
+  EXPECT "step 2.*past its end.*bounds check")
+
+wb_wrong_kernel(unguarded_store
+  FIND "    if (element.row < valid_rows && element.col < valid_cols) {\n      gmem_tile_out"
+  REPLACE "    {\n      gmem_tile_out"
+  EXPECT "step 2.*outside the output")
+
+wb_wrong_kernel(grid_rounded_down
+  FIND "const dim3 grid((rows + kTileRows - 1) / kTileRows, (cols + kTileCols - 1) / kTileCols);"
+  REPLACE "const dim3 grid(rows / kTileRows > 0 ? rows / kTileRows : 1, cols / kTileCols > 0 ? cols / kTileCols : 1);"
+  EXPECT "step 2.*never written")
