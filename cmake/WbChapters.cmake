@@ -108,7 +108,6 @@ function(wb_add_chapter number folder)
     endforeach()
     gtest_discover_tests(grade_chapter${number}_solution_${backend}
       TEST_PREFIX "${backend}.solution."
-      DISCOVERY_MODE PRE_TEST
       PROPERTIES SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]" LABELS "${backend};solution" TIMEOUT 600)
     list(APPEND check_graders grade_chapter${number}_learner_${backend})
   endforeach()
@@ -125,7 +124,7 @@ function(wb_add_chapter number folder)
   add_custom_target(check-chapter${number}
     COMMAND bash "${WB_CHECK_SCRIPT}" "Chapter ${number} (${folder})" "${cuda_grader}" "${sim_grader}"
     DEPENDS ${check_graders}
-    USES_TERMINAL
+    USES_TERMINAL VERBATIM
     COMMENT "Grading chapters/${folder}")
 
   if("sim" IN_LIST WB_BACKENDS)
@@ -176,6 +175,6 @@ function(wb_add_chapter number folder)
     add_custom_target(bench-chapter${number}
       COMMAND bash "${WB_BENCH_SCRIPT}" "Chapter ${number} (${folder})" "${cuda_benches}" "${sim_benches}"
       DEPENDS ${bench_exes}
-      USES_TERMINAL)
+      USES_TERMINAL VERBATIM)
   endif()
 endfunction()
