@@ -30,11 +30,24 @@ function(wb_relax_learner_warnings target)
     $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wno-unused-variable,-Wno-unused-but-set-variable --diag-suppress=177,550>)
 endfunction()
 
+# wb_backend_files(<out-var> <backend> <names>...): the files of targets <name>_<backend>,
+# space-separated, or "" when that backend is not built (an argument for the scripts).
+function(wb_backend_files out backend)
+  set(files "")
+  foreach(name IN LISTS ARGN)
+    if(TARGET ${name}_${backend})
+      list(APPEND files "$<TARGET_FILE:${name}_${backend}>")
+    endif()
+  endforeach()
+  list(JOIN files " " files)
+  set(${out} "${files}" PARENT_SCOPE)
+endfunction()
+
 # A grader executable for one variant's kernels.
 function(wb_chapter_grader number variant backend kernels)
   set(exe grade_chapter${number}_${variant}_${backend})
   add_executable(${exe} $<TARGET_OBJECTS:grader_chapter${number}_${backend}>)
-  target_link_libraries(${exe} PRIVATE ${kernels} wb_grading_${backend})
+  target_link_libraries(${exe} PRIVATE ${kernels} wb_grading_main_${backend})
   wb_target_defaults(${exe} ${backend})
 endfunction()
 
@@ -113,14 +126,8 @@ function(wb_add_chapter number folder)
   endforeach()
 
   # check-chapterN: the learner's grader, on the GPU when there is one.
-  set(cuda_grader "")
-  set(sim_grader "")
-  if(TARGET grade_chapter${number}_learner_cuda)
-    set(cuda_grader "$<TARGET_FILE:grade_chapter${number}_learner_cuda>")
-  endif()
-  if(TARGET grade_chapter${number}_learner_sim)
-    set(sim_grader "$<TARGET_FILE:grade_chapter${number}_learner_sim>")
-  endif()
+  wb_backend_files(cuda_grader cuda grade_chapter${number}_learner)
+  wb_backend_files(sim_grader sim grade_chapter${number}_learner)
   add_custom_target(check-chapter${number}
     COMMAND bash "${WB_CHECK_SCRIPT}" "Chapter ${number} (${folder})" "${cuda_grader}" "${sim_grader}"
     DEPENDS ${check_graders}
@@ -164,14 +171,8 @@ function(wb_add_chapter number folder)
         list(APPEND bench_exes ${exe})
       endforeach()
     endforeach()
-    set(cuda_benches "")
-    set(sim_benches "")
-    if(TARGET bench_chapter${number}_learner_cuda)
-      set(cuda_benches "$<TARGET_FILE:bench_chapter${number}_learner_cuda> $<TARGET_FILE:bench_chapter${number}_solution_cuda>")
-    endif()
-    if(TARGET bench_chapter${number}_learner_sim)
-      set(sim_benches "$<TARGET_FILE:bench_chapter${number}_learner_sim> $<TARGET_FILE:bench_chapter${number}_solution_sim>")
-    endif()
+    wb_backend_files(cuda_benches cuda bench_chapter${number}_learner bench_chapter${number}_solution)
+    wb_backend_files(sim_benches sim bench_chapter${number}_learner bench_chapter${number}_solution)
     add_custom_target(bench-chapter${number}
       COMMAND bash "${WB_BENCH_SCRIPT}" "Chapter ${number} (${folder})" "${cuda_benches}" "${sim_benches}"
       DEPENDS ${bench_exes}

@@ -22,7 +22,7 @@ if command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck synccheck; do
     compute-sanitizer --tool $tool --error-exitcode 9 "$build"/tests/grade_chapter1_solution_cuda \
       > "$logs/sanitizer_$tool.txt" 2>&1
-    echo "compute-sanitizer $tool: exit $? ($(grep -c 'ERROR SUMMARY: 0' "$logs/sanitizer_$tool.txt") clean summaries)"
+    echo "compute-sanitizer $tool: exit $?: $(grep -E 'SUMMARY' "$logs/sanitizer_$tool.txt" | tr '\n' ' ')"
   done
 fi
 cmake --build "$build" --target bench-chapter1 2>&1 | tee "$logs/bench.txt" | tail -6
