@@ -125,6 +125,23 @@ function(wb_add_chapter number folder)
     list(APPEND check_graders grade_chapter${number}_learner_${backend})
   endforeach()
 
+  # On the GPU backend, the reference's PTX really holds cp.async.
+  if("cuda" IN_LIST WB_BACKENDS)
+    list(TRANSFORM arg_KERNELS PREPEND "${solution_dir}/" OUTPUT_VARIABLE sources)
+    add_library(chapter${number}_solution_ptx OBJECT ${sources})
+    set_target_properties(chapter${number}_solution_ptx PROPERTIES CUDA_PTX_COMPILATION ON
+                          CUDA_ARCHITECTURES 80)  # -ptx takes one architecture
+    wb_target_defaults(chapter${number}_solution_ptx cuda)
+    target_include_directories(chapter${number}_solution_ptx PRIVATE "${learner_dir}")
+    target_link_libraries(chapter${number}_solution_ptx PRIVATE wb_runtime_cuda)
+    add_test(NAME selftest.chapter${number}.solution_ptx_has_cp_async
+      COMMAND ${CMAKE_COMMAND} "-DPTX=$<TARGET_OBJECTS:chapter${number}_solution_ptx>"
+              "-DINSTRUCTION=cp\\.async\\.c[ag]\\.shared\\.global"
+              "-DWHAT=the reference of chapter ${number} does not use cp.async on the GPU"
+              -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ExpectPtx.cmake")
+    set_tests_properties(selftest.chapter${number}.solution_ptx_has_cp_async PROPERTIES LABELS "selftest")
+  endif()
+
   # check-chapterN: the learner's grader, on the GPU when there is one.
   wb_backend_files(cuda_grader cuda grade_chapter${number}_learner)
   wb_backend_files(sim_grader sim grade_chapter${number}_learner)

@@ -34,7 +34,7 @@ ThreadState& require_thread(const char* what, const char* file, int line) {
 std::string explain_bad_source(const void* source, int bytes) {
   const Allocation below = device_allocation_below(source);
   const auto* begin = static_cast<const std::byte*>(source);
-  if (below.begin != nullptr && begin < below.begin + below.bytes + 4096) {
+  if (below.begin != nullptr && begin < below.begin + below.bytes + kDeviceAllocationGap) {
     const auto offset = begin - below.begin;
     return "the global source " + hex(source) + " reads bytes [" + std::to_string(offset) +
            ", " + std::to_string(offset + bytes) + ") of a device allocation of " +

@@ -1,15 +1,33 @@
-// Device memory in the simulator: host allocations of the exact size asked for (so that
-// AddressSanitizer sees an overrun at its first byte), 256-byte aligned as cudaMalloc's
-// are, and registered so that cp.async can tell device memory from everything else.
+// Device memory in the simulator: host allocations registered with the exact size
+// asked for, 256-byte aligned as cudaMalloc's are, so that cp.async can tell device
+// memory from everything else. Each is followed by a gap of kDeviceAllocationGap bytes
+// that nothing else can occupy (poisoned for AddressSanitizer, which so still sees an
+// overrun at its first byte): without it, a host vector placed right after a device
+// buffer was reported as "past its end" of that buffer instead of as host memory.
 #include <cstdlib>
 #include <map>
 #include <mutex>
 #include <new>
 
-#include "wb/sim/simulator.hpp"
+#include "worker.hpp"
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define WB_SIM_POISON_GAP(address, bytes) ASAN_POISON_MEMORY_REGION(address, bytes)
+#define WB_SIM_UNPOISON_GAP(address, bytes) ASAN_UNPOISON_MEMORY_REGION(address, bytes)
+#else
+#define WB_SIM_POISON_GAP(address, bytes) ((void)(address), (void)(bytes))
+#define WB_SIM_UNPOISON_GAP(address, bytes) ((void)(address), (void)(bytes))
+#endif
 
 namespace wb::sim {
 namespace {
+
+// What is allocated for `bytes`: the bytes, the gap, rounded to the alignment (which
+// aligned_alloc requires of the size).
+std::size_t footprint(std::size_t bytes) {
+  return (bytes + kDeviceAllocationGap + 255) / 256 * 256;
+}
 
 std::mutex registry_mutex;
 std::map<const std::byte*, std::size_t>& registry() {
@@ -20,8 +38,9 @@ std::map<const std::byte*, std::size_t>& registry() {
 }  // namespace
 
 void* device_malloc(std::size_t bytes) {
-  void* pointer = std::aligned_alloc(256, bytes == 0 ? 256 : bytes);
+  void* pointer = std::aligned_alloc(256, footprint(bytes));
   if (pointer == nullptr) throw std::bad_alloc();
+  WB_SIM_POISON_GAP(static_cast<std::byte*>(pointer) + bytes, footprint(bytes) - bytes);
   std::lock_guard lock(registry_mutex);
   registry()[static_cast<const std::byte*>(pointer)] = bytes;
   return pointer;
@@ -29,10 +48,16 @@ void* device_malloc(std::size_t bytes) {
 
 void device_free(void* pointer) noexcept {
   if (pointer == nullptr) return;
+  std::size_t bytes = 0;
   {
     std::lock_guard lock(registry_mutex);
-    registry().erase(static_cast<const std::byte*>(pointer));
+    const auto found = registry().find(static_cast<const std::byte*>(pointer));
+    if (found != registry().end()) {
+      bytes = found->second;
+      registry().erase(found);
+    }
   }
+  WB_SIM_UNPOISON_GAP(static_cast<std::byte*>(pointer) + bytes, footprint(bytes) - bytes);
   std::free(pointer);
 }
 

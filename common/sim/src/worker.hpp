@@ -93,6 +93,11 @@ std::string format_index(const uint3& index);
 // The device allocation starting at or below `pointer`, whatever its size.
 Allocation device_allocation_below(const void* pointer);
 
+// Bytes after the end of every device allocation that belong to no other object, so
+// that an address up to this far past an allocation's end is an overrun of it, never a
+// host variable that the heap happened to place there.
+inline constexpr std::size_t kDeviceAllocationGap = 4096;
+
 // Performs the first `count` not-yet-performed copies of the queue, in order.
 void perform_copies(AsyncCopyQueue& queue, std::size_t up_to);
 
