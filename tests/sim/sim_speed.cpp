@@ -31,8 +31,10 @@ std::vector<float> random_matrix(std::size_t count, unsigned seed) {
 // The size of the simulator's pool of OS threads, by the rule the pool itself uses.
 unsigned simulator_os_threads() {
   const char* text = std::getenv("WB_SIM_THREADS");
-  if (text != nullptr && *text != '\0') return std::max(1u, unsigned(std::strtoul(text, nullptr, 10)));
-  return std::max(1u, std::thread::hardware_concurrency());
+  const unsigned count = text != nullptr && *text != '\0'
+                             ? static_cast<unsigned>(std::strtoul(text, nullptr, 10))
+                             : std::thread::hardware_concurrency();
+  return std::max(1u, count);
 }
 
 }  // namespace
@@ -60,8 +62,9 @@ int main() {
     }
   }
   std::sort(seconds.begin(), seconds.end());
-  std::printf("sim SGEMM %dx%dx%d: median %.3f s over %d runs (fibers: %s, %u OS threads)\n", kM,
-              kN, kK, seconds[seconds.size() / 2], kRuns, WB_SIM_FIBERS_NAME,
-              simulator_os_threads());
+  const unsigned os_threads = simulator_os_threads();
+  std::printf("sim SGEMM %dx%dx%d: median %.3f s over %d runs (fibers: %s, %u OS thread%s)\n",
+              kM, kN, kK, seconds[seconds.size() / 2], kRuns, WB_SIM_FIBERS_NAME, os_threads,
+              os_threads == 1 ? "" : "s");
   return 0;
 }

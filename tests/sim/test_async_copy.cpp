@@ -127,12 +127,21 @@ TEST_F(SimAsyncCopy, MisalignedCopyNamesTheAddressAndTheAlignment) {
 }
 
 TEST_F(SimAsyncCopy, CopyFromHostMemoryIsRejected) {
-  wb::DeviceBuffer<float> device_values(4);  // a device allocation nearby, as in a grader
-  const std::vector<float> host_values = {1.0f, 2.0f, 3.0f, 4.0f};
-  const std::string message = kernel_error_of(
-      [&] { wb::launch(copy_16_from, dim3(1), dim3(1), 0, host_values.data()); });
-  EXPECT_TRUE(contains(message, "not in any device allocation.*host pointer"))
-      << "the source " << host_values.data() << " is host memory, in: " << message;
+  // Device and host buffers interleaved, as in a test that forgot an upload: the heap
+  // tends to place each host vector right after the device buffer before it, which must
+  // still read as host memory, not as an overrun of that device buffer.
+  std::vector<wb::DeviceBuffer<float>> device_buffers;
+  std::vector<std::vector<float>> host_buffers;
+  for (int i = 0; i < 8; ++i) {
+    device_buffers.emplace_back(4);
+    host_buffers.emplace_back(4, 1.0f);
+  }
+  for (const std::vector<float>& host_values : host_buffers) {
+    const std::string message = kernel_error_of(
+        [&] { wb::launch(copy_16_from, dim3(1), dim3(1), 0, host_values.data()); });
+    EXPECT_TRUE(contains(message, "not in any device allocation.*host pointer"))
+        << "the source " << host_values.data() << " is host memory, in: " << message;
+  }
 }
 
 TEST_F(SimAsyncCopy, CopyFromTheKernelStackIsRejected) {
@@ -146,8 +155,9 @@ TEST_F(SimAsyncCopy, CopyPastTheEndOfAnAllocationIsRejected) {
   wb::DeviceBuffer<float> in(6);  // 24 bytes: a 16-byte copy at float 4 reads 8 too many
   const std::string message =
       kernel_error_of([&] { wb::launch(copy_16_from, dim3(1), dim3(1), 0, in.data() + 4); });
-  EXPECT_TRUE(contains(message, R"(reads bytes \[16, 32\) of a device allocation of 24 bytes: past its end)"))
+  EXPECT_TRUE(contains(message, R"(reads bytes \[16, 32\) of a device allocation of 24 bytes)"))
       << message;
+  EXPECT_TRUE(contains(message, "past its end")) << message;
 }
 
 }  // namespace
