@@ -121,7 +121,9 @@ function(wb_add_chapter number folder)
     endforeach()
     gtest_discover_tests(grade_chapter${number}_solution_${backend}
       TEST_PREFIX "${backend}.solution."
-      PROPERTIES SKIP_REGULAR_EXPRESSION "[[]  SKIPPED []]" LABELS "${backend}" TIMEOUT 600)
+      # GoogleTest prints "[  SKIPPED ]"; the pattern avoids brackets and backslashes,
+      # which some CMake versions quote wrongly in the generated test files.
+      PROPERTIES SKIP_REGULAR_EXPRESSION "  SKIPPED " LABELS "${backend}" TIMEOUT 600)
     list(APPEND check_graders grade_chapter${number}_learner_${backend})
   endforeach()
 

@@ -116,7 +116,7 @@ std::string coord_text(int row, int col) {
 struct TileMap {
   int rows;
   int cols;
-  std::vector<int> thread;  // by (row, col), row-major here: only the drawing uses it
+  std::vector<int> thread;  // the thread of element (row, col), at [row * cols + col]
   int at(int row, int col) const { return thread[static_cast<std::size_t>(row * cols + col)]; }
 };
 
@@ -147,11 +147,10 @@ void draw_whole_tile(Svg& svg, const TileMap& map, double x0, double y0, double 
   for (int col = 0; col < map.cols; ++col) {
     svg.text(x0 + (col + 0.5) * cell_w, y0 - 4, std::to_string(col), 7, "middle");
   }
-  for (int row = 0; row <= map.rows; row += band_rows) {
-    const int label = row == map.rows ? row - 1 : row;
-    svg.text(x0 - 4, y0 + (label + (row == map.rows ? 1 : 0)) * cell_h + (row == map.rows ? 0 : 8),
-             std::to_string(label), 9, "end");
+  for (int row = 0; row < map.rows; row += band_rows) {  // the first row of each band
+    svg.text(x0 - 4, y0 + row * cell_h + 8, std::to_string(row), 9, "end");
   }
+  svg.text(x0 - 4, y0 + map.rows * cell_h, std::to_string(map.rows - 1), 9, "end");
 }
 
 // Rows [0, rows) of the map in large cells, each with its thread index; cells for which
@@ -207,6 +206,7 @@ using wb::Int;
 constexpr auto smem_layout = wb::col_major(Int<kTileRows>{}, Int<kTileCols>{});      // (128,16):(1,128)
 constexpr auto thread_layout = wb::col_major(Int<kThreadRows>{}, Int<kThreadCols>{});  // (32,8):(1,32)
 constexpr int kThreads = thread_layout.size();                                        // 256
+static_assert(kThreads == 8 * 32, "the figures have one colour for each of 8 warps");
 
 // The array of the chapter's configuration (the grader's first shape).
 constexpr int kArrayRows = 256;
@@ -250,6 +250,29 @@ TileMap storing_threads(std::vector<int>* pass_of_column) {
   return map;
 }
 
+// What the first figure's caption claims: at each of its loop iterations, a warp's 32
+// copies land on 32 consecutive offsets of the tile (128 contiguous bytes).
+void require_contiguous_warp_copies() {
+  for (int warp = 0; warp < kThreads / 32; ++warp) {
+    std::vector<std::vector<int>> offsets;  // [lane][iteration]
+    for (int t = warp * 32; t < warp * 32 + 32; ++t) {
+      offsets.emplace_back();
+      const wb::Coord thread_coord = thread_layout.coord(t);
+      for (int col = thread_coord.col; col < kTileCols; col += kThreadCols) {
+        for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {
+          offsets.back().push_back(smem_layout(row, col));
+        }
+      }
+    }
+    for (std::size_t lane = 0; lane < offsets.size(); ++lane) {
+      for (std::size_t k = 0; k < offsets[lane].size(); ++k) {
+        require(offsets[lane][k] == offsets[0][k] + static_cast<int>(lane),
+                "warp " + std::to_string(warp) + "'s copies are not contiguous");
+      }
+    }
+  }
+}
+
 std::string thread_range(int warp) {
   return std::to_string(warp * 32) + "-" + std::to_string(warp * 32 + 31);
 }
@@ -264,6 +287,7 @@ std::string column_list(const std::set<int>& columns) {
 // thread that copies it.
 void copy_threads_figure(const std::string& folder) {
   const TileMap copy = copying_threads();
+  require_contiguous_warp_copies();
   const double whole_x = 50, top = 110, small_w = 12, small_h = 5;
   const double zoom_x = 320, zoom_w = 30, zoom_h = 20;
   const int zoom_rows = kThreadRows;
@@ -342,23 +366,30 @@ void store_order_figure(const std::string& folder) {
            "for (index = threadIdx.x; index < " + std::to_string(smem_layout.size()) +
                "; index += " + std::to_string(kThreads) + ")  element = smem_layout.coord(index)",
            12, "start", false, true);
-  svg.text(20, 62, "thread t stores the indices t, t + 256, t + 512, ...: pass k of the loop covers columns 2k and 2k+1",
+  const int columns_per_pass = kThreads / kTileRows;  // 2
+  svg.text(20, 62,
+           "thread t stores the indices t, t + " + std::to_string(kThreads) + ", t + " +
+               std::to_string(2 * kThreads) + ", ...: pass k of the loop covers " +
+               std::to_string(columns_per_pass) + " columns from column " + std::to_string(columns_per_pass) + "k",
            12);
 
-  svg.text(whole_x, top - 30, "the whole tile; k: the loop's pass", 11, "start", true);
-  for (int col = 0; col < kTileCols; col += 2) {
-    require(pass_of_column[static_cast<std::size_t>(col)] == pass_of_column[static_cast<std::size_t>(col + 1)],
-            "a pass of the store loop does not cover two whole columns");
-    svg.text(whole_x + (col + 1) * small_w, top - 16,
-             "k" + std::to_string(pass_of_column[static_cast<std::size_t>(col)]), 8, "middle");
+  svg.text(whole_x, top - 34, "the whole tile; k: the loop's pass", 11, "start", true);
+  for (int col = 0; col < kTileCols; col += columns_per_pass) {
+    for (int next = col; next < col + columns_per_pass; ++next) {
+      require(pass_of_column[static_cast<std::size_t>(next)] == col / columns_per_pass,
+              "pass k of the store loop does not cover whole columns from column " +
+                  std::to_string(columns_per_pass) + "k");
+    }
+    svg.text(whole_x + (col + columns_per_pass / 2.0) * small_w, top - 16,
+             "k" + std::to_string(col / columns_per_pass), 8, "middle");
   }
   draw_whole_tile(svg, store, whole_x, top, small_w, small_h, kThreadRows, kThreadCols);
   svg.rect(whole_x - 2, top - 1, kTileCols * small_w + 4, zoom_rows * small_h + 2, "none", "#d62728", 2);
   svg.line(whole_x + kTileCols * small_w + 2, top + 6, zoom_x - 24, top + 6, "#d62728", 1.5, true);
 
-  svg.text(zoom_x, top - 30, "rows 0-" + std::to_string(zoom_rows - 1) + " enlarged: the storing thread;", 11,
+  svg.text(zoom_x, top - 34, "rows 0-" + std::to_string(zoom_rows - 1) + " enlarged: the storing thread;", 11,
            "start", true);
-  svg.text(zoom_x, top - 16, "outlined: it stores an element it copied itself", 11, "start", true);
+  svg.text(zoom_x, top - 20, "outlined: it stores an element it copied itself", 11, "start", true);
   draw_zoom(svg, store, zoom_rows, zoom_x, top, zoom_w, zoom_h,
             [&](int row, int col) { return store.at(row, col) == copy.at(row, col); });
 

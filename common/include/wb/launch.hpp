@@ -20,6 +20,11 @@
 
 namespace wb {
 
+namespace detail {
+// Throws wb::Error with a clear message for a grid or block no GPU can run.
+void validate_launch(dim3 grid, dim3 block, std::size_t shared_bytes);
+}  // namespace detail
+
 #if WB_BACKEND_SIM
 
 namespace detail {
@@ -59,6 +64,7 @@ void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared
             Args&&... args) {
   static_assert(sizeof...(Params) == sizeof...(Args),
                 "wb::launch: the number of arguments differs from the kernel's parameters");
+  detail::validate_launch(grid, block, shared_bytes);
   if (shared_bytes > 48 * 1024) {
     detail::raise_shared_limit(reinterpret_cast<const void*>(kernel), shared_bytes);
   }

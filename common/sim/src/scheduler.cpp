@@ -12,6 +12,7 @@
 #include <string_view>
 #include <thread>
 
+#include "wb/launch.hpp"
 #include "wb/poison.hpp"
 #include "worker.hpp"
 
@@ -25,7 +26,6 @@ namespace wb::sim {
 namespace {
 
 constexpr unsigned kMaxThreadsPerBlock = 1024;
-constexpr std::size_t kMaxDynamicSharedBytes = 227 * 1024;  // sm_90's opt-in limit
 
 thread_local Worker* this_worker = nullptr;
 thread_local ThreadState* this_thread = nullptr;
@@ -365,33 +365,6 @@ class WorkerPool {
   LaunchStats stats_;
 };
 
-void validate(const LaunchConfig& config) {
-  auto describe = [](const dim3& d) {
-    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) +
-           ")";
-  };
-  const std::uint64_t threads = std::uint64_t{config.block.x} * config.block.y * config.block.z;
-  if (threads == 0 || config.grid.x == 0 || config.grid.y == 0 || config.grid.z == 0) {
-    throw Error("invalid launch configuration: grid " + describe(config.grid) + ", block " +
-                describe(config.block) + " has a zero dimension");
-  }
-  if (threads > kMaxThreadsPerBlock || config.block.z > 64) {
-    throw Error("invalid launch configuration: block " + describe(config.block) + " has " +
-                std::to_string(threads) +
-                " threads; a block has at most 1024 threads (and blockDim.z <= 64)");
-  }
-  if (config.grid.y > 65535 || config.grid.z > 65535) {
-    throw Error("invalid launch configuration: grid " + describe(config.grid) +
-                ": gridDim.y and gridDim.z are at most 65535");
-  }
-  if (config.dynamic_shared_bytes > kMaxDynamicSharedBytes) {
-    throw Error("invalid launch configuration: " +
-                std::to_string(config.dynamic_shared_bytes) +
-                " bytes of dynamic shared memory; a block has at most " +
-                std::to_string(kMaxDynamicSharedBytes) + " on sm_90");
-  }
-}
-
 }  // namespace
 
 ThreadState* current_thread() { return this_thread; }
@@ -451,7 +424,7 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
 const LaunchStats& last_launch_stats() { return last_stats; }
 
 void run_grid(const LaunchConfig& config, void (*invoke)(const void*), const void* closure) {
-  validate(config);
+  detail::validate_launch(config.grid, config.block, config.dynamic_shared_bytes);
   if (this_thread != nullptr) {
     throw Error("wb::launch called from inside a kernel: dynamic parallelism is not "
                 "simulated");

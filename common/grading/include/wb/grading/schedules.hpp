@@ -1,11 +1,13 @@
 // Runs a grading body under each schedule the backend offers, stopping at the first
-// failure: forward then reverse in the simulator (a missing barrier gives a wrong
+// failure: forward then reverse in the simulator (and WB_SIM_SCHEDULE's random order if
+// one is set) (a missing barrier gives a wrong
 // result under at least one of them, every time), once on the GPU.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "wb/wb.cuh"
 
@@ -16,8 +18,13 @@ namespace wb::grading {
 template <class Body>
 void for_each_schedule(Body&& body) {
 #if WB_BACKEND_SIM
-  for (sim::Order order : {sim::Order::forward, sim::Order::reverse}) {
-    const sim::Schedule schedule{order, 1};
+  // Forward and reverse always; a schedule set with WB_SIM_SCHEDULE (random:SEED, say)
+  // is run as well, never instead.
+  std::vector<sim::Schedule> schedules{{sim::Order::forward, 1}, {sim::Order::reverse, 1}};
+  if (const sim::Schedule chosen = sim::current_schedule(); chosen.order == sim::Order::random) {
+    schedules.push_back(chosen);
+  }
+  for (const sim::Schedule& schedule : schedules) {
     sim::ScopedSchedule scoped(schedule);
     const std::string name = "simulator, schedule " + sim::to_string(schedule);
     body(name);
