@@ -54,7 +54,7 @@ inline void synchronize() {}
 #else
 
 namespace detail {
-void check_launch(const void* kernel, std::size_t shared_bytes);
+void check_launch();
 void raise_shared_limit(const void* kernel, std::size_t shared_bytes);
 }  // namespace detail
 
@@ -69,7 +69,7 @@ void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared
     detail::raise_shared_limit(reinterpret_cast<const void*>(kernel), shared_bytes);
   }
   kernel<<<grid, block, shared_bytes>>>(std::forward<Args>(args)...);
-  detail::check_launch(reinterpret_cast<const void*>(kernel), shared_bytes);
+  detail::check_launch();
 }
 #endif
 

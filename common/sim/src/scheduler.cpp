@@ -127,10 +127,7 @@ class BlockRunner {
       for (unsigned i : run_order(thread_count_, job_.schedule, block_linear_, round)) {
         ThreadState& thread = *worker_.threads[i];
         if (thread.status != ThreadStatus::ready) continue;
-        this_thread = &thread;
-        threadIdx = thread.index;
-        thread.fiber->resume();
-        this_thread = nullptr;
+        resume(thread);
         if (thread.status == ThreadStatus::failed) {
           std::exception_ptr error = thread.error;
           abort_block();
@@ -143,6 +140,14 @@ class BlockRunner {
   }
 
  private:
+  // Runs one CUDA thread until its next barrier or its end, with its built-ins set.
+  static void resume(ThreadState& thread) {
+    this_thread = &thread;
+    threadIdx = thread.index;
+    thread.fiber->resume();
+    this_thread = nullptr;
+  }
+
   void prepare_threads() {
     const dim3 block = job_.config.block;
     auto& threads = worker_.threads;
@@ -240,10 +245,7 @@ class BlockRunner {
     for (unsigned i = 0; i < thread_count_; ++i) {
       ThreadState& thread = *worker_.threads[i];
       if (thread.status == ThreadStatus::ready || thread.status == ThreadStatus::at_barrier) {
-        this_thread = &thread;
-        threadIdx = thread.index;
-        thread.fiber->resume();
-        this_thread = nullptr;
+        resume(thread);
       }
     }
     worker_.block_aborting = false;

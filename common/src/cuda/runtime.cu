@@ -55,7 +55,7 @@ void fill_device_words(void* destination, std::size_t bytes, std::uint32_t patte
   WB_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-void check_launch(const void* /*kernel*/, std::size_t /*shared_bytes*/) {
+void check_launch() {
   static std::once_flag notice;
   std::call_once(notice, [] {
     int device = 0, major = 0;
