@@ -17,6 +17,17 @@ function(wb_target_defaults target backend)
   endif()
 endfunction()
 
+# wb_instrument_kernels(<target> <backend>): the target's kernel code reports every memory access
+# to the simulator (sim backend only). GCC's thread-sanitizer instrumentation, at
+# compile time only, calls __tsan_read4(address) and friends before each access; the
+# simulator defines those functions itself (common/sim/src/access.cpp) and the
+# sanitizer's runtime is never linked.
+function(wb_instrument_kernels target backend)
+  if(backend STREQUAL "sim")
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread>)
+  endif()
+endfunction()
+
 # wb_backend_sources(<out-var> <backend> <files>...)
 # For the simulator, each .cu file is compiled as C++ through a generated .cpp that
 # includes it (the same file cannot be CUDA in one target and C++ in another). Compiler
@@ -54,6 +65,7 @@ function(wb_add_backend_library name)
     wb_backend_sources(sources ${backend} ${arg_SOURCES})
     add_library(${name}_${backend} ${kind} ${sources})
     wb_target_defaults(${name}_${backend} ${backend})
+    wb_instrument_kernels(${name}_${backend} ${backend})
     list(TRANSFORM arg_LINK APPEND "_${backend}" OUTPUT_VARIABLE links)
     target_link_libraries(${name}_${backend} PUBLIC ${links} wb_runtime_${backend})
   endforeach()
@@ -74,6 +86,7 @@ function(wb_add_backend_test name)
     wb_backend_sources(sources ${backend} ${arg_SOURCES})
     add_executable(${name}_${backend} ${sources})
     wb_target_defaults(${name}_${backend} ${backend})
+    wb_instrument_kernels(${name}_${backend} ${backend})
     list(TRANSFORM arg_LINK APPEND "_${backend}" OUTPUT_VARIABLE links)
     target_link_libraries(${name}_${backend} PRIVATE ${links} wb_grading_main_${backend})
     gtest_discover_tests(${name}_${backend}

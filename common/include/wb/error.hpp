@@ -6,11 +6,32 @@
 
 namespace wb {
 
+// What went wrong, for the graders, which turn it into the hint of the step at hand
+// ("an index outside the tile" in a step without partial tiles, "a missing bounds
+// check" in one with them). The simulator sets it; a GPU error is `other`.
+enum class ErrorKind {
+  other,
+  barrier,                 // threads at different __syncthreads()
+  assertion,               // assert() in a kernel
+  misaligned,              // a cp.async address not aligned to the copy size
+  source_out_of_bounds,    // a cp.async source past the end of a device allocation
+  source_not_device,       // a cp.async source that is not device memory at all
+  destination_not_shared,  // a cp.async destination outside the block's shared memory
+  too_many_copies,         // copies issued and never waited for, without end
+  shared_out_of_bounds,    // an access past the end of the dynamic shared memory
+  global_out_of_bounds,    // an access past the end of a device allocation
+};
+
 // A CUDA call that failed, a bad launch configuration, or (in the simulator) a kernel
 // that did something wrong. The message names the call or the kernel's source line.
 class Error : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit Error(const std::string& what, ErrorKind kind = ErrorKind::other)
+      : std::runtime_error(what), kind_(kind) {}
+  ErrorKind kind() const { return kind_; }
+
+ private:
+  ErrorKind kind_;
 };
 
 }  // namespace wb

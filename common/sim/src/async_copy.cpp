@@ -40,9 +40,10 @@ std::string explain_bad_source(const void* source, int bytes) {
            ", " + std::to_string(offset + bytes) + ") of a device allocation of " +
            std::to_string(below.bytes) + " bytes: past its end (element " +
            std::to_string(offset / 4) + " of " + std::to_string(below.bytes / 4) +
-           " floats). Is the copy missing a bounds check for the last, partial tile?";
+           " floats)";
   }
-  if (on_fiber_stack(source, static_cast<std::size_t>(bytes))) {
+  if (current_thread() != nullptr && current_thread()->worker->stacks != nullptr &&
+      current_thread()->worker->stacks->contains(source)) {
     return "the global source " + hex(source) +
            " is a local variable of the kernel, not device memory";
   }
@@ -62,9 +63,15 @@ void perform_copies(AsyncCopyQueue& queue, std::size_t up_to) {
   }
 }
 
+// A thread that issues this many copies without waiting for them is in a loop that
+// does not end (or waits far too rarely): the launch fails instead of filling memory.
+constexpr std::size_t kMaxCopiesInFlight = 4096;
+
 void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_bytes,
               CacheLevel level, const char* file, int line) {
   ThreadState& thread = require_thread("cp.async", file, line);
+  note_call_site(thread, file, line);
+  Worker& worker = *thread.worker;
   const std::string what = "cp.async of " + std::to_string(copy_bytes) + " bytes: ";
   if (copy_bytes != 4 && copy_bytes != 8 && copy_bytes != 16) {
     kernel_fail(file, line, what + "a copy is 4, 8 or 16 bytes");
@@ -76,69 +83,98 @@ void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_
     kernel_fail(file, line, what + "the source size " + std::to_string(src_bytes) +
                                 " must lie between 0 and the copy size");
   }
+  const auto copy_size = static_cast<std::size_t>(copy_bytes);
+  if (const std::string bad = explain_bad_destination(worker, shared_dst, copy_size); !bad.empty()) {
+    kernel_fail(file, line, what + bad, ErrorKind::destination_not_shared);
+  }
   const auto dst_address = reinterpret_cast<std::uintptr_t>(shared_dst);
   const auto src_address = reinterpret_cast<std::uintptr_t>(global_src);
-  if (dst_address % static_cast<unsigned>(copy_bytes) != 0) {
+  if (dst_address % copy_size != 0) {
     kernel_fail(file, line,
                 what + "misaligned address: the shared destination " + hex(shared_dst) +
                     " is not " + std::to_string(copy_bytes) + "-byte aligned (address % " +
                     std::to_string(copy_bytes) + " == " +
-                    std::to_string(dst_address % static_cast<unsigned>(copy_bytes)) +
+                    std::to_string(dst_address % copy_size) +
                     "). Both addresses of a cp.async must be multiples of its size: "
-                    "does a padded row stride break the alignment?");
+                    "does a padded row stride break the alignment?",
+                ErrorKind::misaligned);
   }
-  if (src_bytes > 0 && src_address % static_cast<unsigned>(copy_bytes) != 0) {
+  if (src_bytes > 0 && src_address % copy_size != 0) {
     kernel_fail(file, line,
                 what + "misaligned address: the global source " + hex(global_src) +
                     " is not " + std::to_string(copy_bytes) + "-byte aligned (address % " +
-                    std::to_string(copy_bytes) + " == " +
-                    std::to_string(src_address % static_cast<unsigned>(copy_bytes)) + ")");
+                    std::to_string(copy_bytes) + " == " + std::to_string(src_address % copy_size) +
+                    ")",
+                ErrorKind::misaligned);
   }
-  if (src_bytes > 0 &&
-      find_device_allocation(global_src, static_cast<std::size_t>(src_bytes)).begin == nullptr) {
-    kernel_fail(file, line, what + explain_bad_source(global_src, src_bytes));
+  if (src_bytes > 0) {
+    const Allocation* source = worker.job->allocations.around(global_src, 0);
+    const auto* source_begin = static_cast<const std::byte*>(global_src);
+    if (source == nullptr || source_begin + src_bytes > source->begin + source->bytes) {
+      const bool past_end = device_allocation_below(global_src).begin != nullptr &&
+                            explain_bad_source(global_src, src_bytes).find("past its end") !=
+                                std::string::npos;
+      kernel_fail(file, line, what + explain_bad_source(global_src, src_bytes),
+                  past_end ? ErrorKind::source_out_of_bounds : ErrorKind::source_not_device);
+    }
   }
-  const auto copy_size = static_cast<std::size_t>(copy_bytes);
-  if (find_device_allocation(shared_dst, copy_size).begin != nullptr) {
-    kernel_fail(file, line, what + "the destination " + hex(shared_dst) +
-                                " is in global memory; cp.async copies from global into "
-                                "shared memory (a __shared__ array)");
-  }
-  if (on_fiber_stack(shared_dst, copy_size)) {
-    kernel_fail(file, line, what + "the destination " + hex(shared_dst) +
-                                " is a local variable of the kernel; cp.async writes to "
-                                "shared memory (a __shared__ array)");
+  AsyncCopyQueue& queue = thread.copies;
+  if (queue.not_performed() >= kMaxCopiesInFlight) {
+    kernel_fail(file, line,
+                what + "this thread has issued " + std::to_string(queue.not_performed()) +
+                    " copies that it has not waited for, this line the last of them. Does "
+                    "a loop never end (`row + 32` where `row += 32` was meant?), or is the "
+                    "wait missing inside a long loop?",
+                ErrorKind::too_many_copies);
   }
 
   auto* destination = static_cast<std::byte*>(shared_dst);
+  if (worker.shared.in_static(destination)) touch_static_shared(worker.shared, destination, copy_size);
   poison::fill(destination, copy_size, poison::in_flight);
-  const PendingCopy copy{destination, static_cast<const std::byte*>(global_src), copy_bytes,
-                         src_bytes};
-  thread.copies.copies.push_back(copy);
-  thread.worker->block_destinations.push_back(copy);
+  queue.copies.push_back(PendingCopy{destination, static_cast<const std::byte*>(global_src),
+                                     copy_bytes, src_bytes});
 
-  LaunchStats& stats = thread.worker->stats;
+  LaunchStats& stats = worker.stats;
   (copy_bytes == 4 ? stats.cp_async_4 : copy_bytes == 8 ? stats.cp_async_8 : stats.cp_async_16)++;
   stats.cp_async_bytes += static_cast<std::uint64_t>(src_bytes);
 }
 
 void cp_async_commit(const char* file, int line) {
   ThreadState& thread = require_thread("cp.async.commit_group", file, line);
-  thread.copies.group_ends.push_back(thread.copies.copies.size());
+  note_call_site(thread, file, line);
+  AsyncCopyQueue& queue = thread.copies;
+  if (queue.pending_groups() >= kMaxCopiesInFlight) {
+    kernel_fail(file, line,
+                "cp.async.commit_group: this thread has committed " +
+                    std::to_string(queue.pending_groups()) +
+                    " groups that it has not waited for. Does a loop never end?",
+                ErrorKind::too_many_copies);
+  }
+  queue.group_ends.push_back(queue.copies.size());
   ++thread.worker->stats.commit_groups;
 }
 
 void cp_async_wait(int pending_groups, const char* file, int line) {
   ThreadState& thread = require_thread("cp.async.wait_group", file, line);
+  note_call_site(thread, file, line);
   if (pending_groups < 0) {
     kernel_fail(file, line, "cp.async.wait_group takes a count of groups >= 0");
   }
   AsyncCopyQueue& queue = thread.copies;
-  ++thread.worker->stats.waits;
+  LaunchStats& stats = thread.worker->stats;
+  ++stats.waits;
+  stats.copies_in_flight_at_waits += queue.not_performed();
   if (queue.uncommitted() > 0) {
-    thread.worker->stats.warnings[
+    stats.warnings[
         "waits with cp.async copies issued but not committed (wait_group only waits for "
         "committed groups: is a cp_async_commit missing before the wait?)"]++;
+  }
+  if (queue.pending_groups() > 0 &&
+      queue.pending_groups() <= static_cast<std::size_t>(pending_groups)) {
+    stats.warnings[
+        "waits that waited for nothing: cp_async_wait<N> lets the newest N groups stay in "
+        "flight, and these threads had N or fewer committed (with one group committed, "
+        "cp_async_wait<0> is the wait that makes it land)"]++;
   }
   while (queue.pending_groups() > static_cast<std::size_t>(pending_groups)) {
     perform_copies(queue, queue.group_ends[queue.first_pending_group]);

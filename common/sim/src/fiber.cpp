@@ -6,9 +6,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <string>
 #include <cstdio>
 #include <cstdlib>
-#include <mutex>
 #include <new>
 #include <utility>
 
@@ -33,22 +36,10 @@
 namespace wb::sim {
 namespace {
 
-// ---------------------------------------------------------------------------------
-// The registry of stack slabs, for on_fiber_stack().
-
-struct SlabRange {
-  const std::byte* begin;
-  const std::byte* end;
-};
-
-std::mutex& slab_mutex() {
-  static std::mutex mutex;
-  return mutex;
-}
-
-std::vector<SlabRange>& slab_ranges() {
-  static std::vector<SlabRange> ranges;
-  return ranges;
+[[noreturn]] void throw_system_error(const std::string& what) {
+  throw std::runtime_error("wb simulator: " + what + " failed: " + std::strerror(errno) +
+                           ". Fewer simulator threads (WB_SIM_THREADS) or smaller blocks "
+                           "need fewer stacks.");
 }
 
 // Tells AddressSanitizer which stack the next instructions run on; no-ops otherwise.
@@ -76,40 +67,36 @@ StackSlab::StackSlab(std::size_t stack_count, std::size_t stack_bytes) {
   stack_bytes_ = (stack_bytes + page - 1) / page * page;
   stride_ = stack_bytes_ + page;  // the guard page sits below each stack
   mapped_bytes_ = stride_ * stack_count;
+  stack_count_ = stack_count;
   void* base = mmap(nullptr, mapped_bytes_, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (base == MAP_FAILED) throw std::bad_alloc();
+  if (base == MAP_FAILED) {
+    throw_system_error("mmap of " + std::to_string(stack_count) + " fiber stacks (" +
+                       std::to_string(mapped_bytes_ >> 20) + " MiB of address space)");
+  }
   base_ = static_cast<std::byte*>(base);
   for (std::size_t i = 0; i < stack_count; ++i) {
-    mprotect(base_ + i * stride_, page, PROT_NONE);
+    if (mprotect(base_ + i * stride_, page, PROT_NONE) != 0) {
+      const int error = errno;
+      munmap(base_, mapped_bytes_);
+      errno = error;
+      throw_system_error("mprotect of the guard page of fiber stack " + std::to_string(i) +
+                         " of " + std::to_string(stack_count) +
+                         " (each guard page is a memory map of its own; "
+                         "/proc/sys/vm/max_map_count bounds them)");
+    }
   }
-  std::lock_guard lock(slab_mutex());
-  slab_ranges().push_back({base_, base_ + mapped_bytes_});
 }
 
-StackSlab::~StackSlab() {
-  {
-    std::lock_guard lock(slab_mutex());
-    auto& ranges = slab_ranges();
-    ranges.erase(std::remove_if(ranges.begin(), ranges.end(),
-                                [&](const SlabRange& r) { return r.begin == base_; }),
-                 ranges.end());
-  }
-  munmap(base_, mapped_bytes_);
-}
+StackSlab::~StackSlab() { munmap(base_, mapped_bytes_); }
 
 std::byte* StackSlab::stack_bottom(std::size_t index) const {
   return base_ + index * stride_ + (stride_ - stack_bytes_);
 }
 
-bool on_fiber_stack(const void* pointer, std::size_t bytes) {
-  const auto* begin = static_cast<const std::byte*>(pointer);
-  const auto* end = begin + bytes;
-  std::lock_guard lock(slab_mutex());
-  for (const SlabRange& range : slab_ranges()) {
-    if (begin < range.end && range.begin < end) return true;
-  }
-  return false;
+bool StackSlab::contains(const void* pointer) const {
+  const auto* address = static_cast<const std::byte*>(pointer);
+  return address >= base_ && address < base_ + mapped_bytes_;
 }
 
 // ---------------------------------------------------------------------------------
@@ -170,6 +157,12 @@ void Fiber::suspend() {
 }
 
 Fiber::~Fiber() {
+  if (abandoned_) {
+    // Destroying a suspended Boost.Context fiber unwinds it; an abandoned one must not
+    // be: its handle is left behind (a few bytes; the stack is the slab's).
+    new context::fiber(std::move(context_->inside));
+    return;
+  }
   if (context_->inside) {
     stopping_ = true;
     resume();  // the body sees stopping() and returns
@@ -241,7 +234,7 @@ void Fiber::suspend() {
 }
 
 Fiber::~Fiber() {
-  if (!context_->finished) {
+  if (!context_->finished && !abandoned_) {
     stopping_ = true;
     resume();
   }

@@ -17,6 +17,9 @@ namespace wb::sim {
 
 // One mmap holding the stacks of a worker's fibers, an inaccessible guard page under
 // each, so that a stack overflow faults at once instead of corrupting its neighbour.
+// Each guard page splits the mapping: a slab of N stacks costs 2N of the process's
+// memory maps (vm.max_map_count, 65530 by default), which is why the scheduler sizes
+// slabs to the block and bounds their total. A failed mmap or mprotect throws.
 class StackSlab {
  public:
   StackSlab(std::size_t stack_count, std::size_t stack_bytes);
@@ -25,6 +28,9 @@ class StackSlab {
   StackSlab& operator=(const StackSlab&) = delete;
 
   std::size_t stack_bytes() const { return stack_bytes_; }
+  std::size_t stack_count() const { return stack_count_; }
+  // Whether `pointer` lies in this slab (a stack or a guard page).
+  bool contains(const void* pointer) const;
   // The lowest usable address of stack `index`; the stack grows down from
   // stack_bottom(index) + stack_bytes().
   std::byte* stack_bottom(std::size_t index) const;
@@ -34,10 +40,8 @@ class StackSlab {
   std::size_t mapped_bytes_ = 0;
   std::size_t stack_bytes_ = 0;
   std::size_t stride_ = 0;
+  std::size_t stack_count_ = 0;
 };
-
-// Whether [pointer, pointer + bytes) overlaps any fiber stack of the process.
-bool on_fiber_stack(const void* pointer, std::size_t bytes);
 
 class Fiber {
  public:
@@ -50,12 +54,18 @@ class Fiber {
   void resume();
   void suspend();
   bool stopping() const { return stopping_; }
+  // Gives the fiber up where it stands, without unwinding its stack: for a thread that
+  // must stop inside code that cannot throw (the instrumentation's callbacks). Its
+  // stack is left as it is; the owner makes a new fiber on it.
+  void abandon() { abandoned_ = true; }
+  bool abandoned() const { return abandoned_; }
 
   struct Context;  // the backend's switch state
 
  private:
   std::unique_ptr<Context> context_;
   bool stopping_ = false;
+  bool abandoned_ = false;
 };
 
 // The fiber backend compiled in, for the configure summary and the tests.

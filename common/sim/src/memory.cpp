@@ -4,6 +4,7 @@
 // that nothing else can occupy (poisoned for AddressSanitizer, which so still sees an
 // overrun at its first byte): without it, a host vector placed right after a device
 // buffer was reported as "past its end" of that buffer instead of as host memory.
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -69,6 +70,24 @@ Allocation device_allocation_below(const void* pointer) {
   if (after == allocations.begin()) return {};
   const auto& [start, size] = *std::prev(after);
   return {start, size};
+}
+
+std::vector<Allocation> device_allocations() {
+  std::lock_guard lock(registry_mutex);
+  std::vector<Allocation> allocations;
+  allocations.reserve(registry().size());
+  for (const auto& [begin, bytes] : registry()) allocations.push_back({begin, bytes});
+  return allocations;  // sorted: the registry is a map by address
+}
+
+const Allocation* AllocationSnapshot::around(const void* pointer, std::size_t gap) const {
+  const auto* address = static_cast<const std::byte*>(pointer);
+  auto after = std::upper_bound(
+      allocations.begin(), allocations.end(), address,
+      [](const std::byte* value, const Allocation& allocation) { return value < allocation.begin; });
+  if (after == allocations.begin()) return nullptr;
+  const Allocation& below = *std::prev(after);
+  return address < below.begin + below.bytes + gap ? &below : nullptr;
 }
 
 Allocation find_device_allocation(const void* pointer, std::size_t bytes) {

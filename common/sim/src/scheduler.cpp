@@ -23,13 +23,29 @@ thread_local dim3 blockDim;
 thread_local dim3 gridDim;
 
 namespace wb::sim {
+
+thread_local ThreadState* running_thread = nullptr;
+
 namespace {
 
-constexpr unsigned kMaxThreadsPerBlock = 1024;
+// Workers the pool starts when WB_SIM_THREADS does not say: one per hardware thread,
+// up to this many (kernels of the workbook have few blocks to spread).
+constexpr unsigned kDefaultMaxWorkers = 32;
+constexpr unsigned kMaxWorkers = 256;
 
 thread_local Worker* this_worker = nullptr;
-thread_local ThreadState* this_thread = nullptr;
 thread_local LaunchStats last_stats;
+
+// Every worker, for the report of a hang (read from another OS thread, racily: the
+// report is made once, just before the process ends).
+std::mutex& workers_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+std::vector<Worker*>& all_workers() {
+  static std::vector<Worker*> workers;
+  return workers;
+}
 
 // Thrown into the other threads of a block when one of them failed, to unwind them.
 struct BlockAborted {};
@@ -38,6 +54,20 @@ std::size_t env_number(const char* name, std::size_t fallback) {
   const char* text = std::getenv(name);
   if (text == nullptr || *text == '\0') return fallback;
   return static_cast<std::size_t>(std::strtoull(text, nullptr, 10));
+}
+
+// The most fiber stacks all workers together may hold at once. Each stack with its
+// guard page costs two of the process's memory maps (vm.max_map_count, 65530 by
+// default), and 128 KiB of address space: a launch lets only as many workers take
+// blocks as fit, the others release their stacks.
+std::size_t stack_budget() {
+  std::size_t max_maps = 65530;
+  if (FILE* file = std::fopen("/proc/sys/vm/max_map_count", "r")) {
+    unsigned long long value = 0;
+    if (std::fscanf(file, "%llu", &value) == 1 && value > 0) max_maps = value;
+    std::fclose(file);
+  }
+  return std::min<std::size_t>(8192, max_maps / 4);
 }
 
 std::size_t fiber_stack_bytes() {
@@ -64,6 +94,46 @@ std::string format_thread_list(const std::vector<unsigned>& indices, unsigned to
   out << " (of " << total << ", linear index x + y*blockDim.x + z*blockDim.x*blockDim.y)";
   return out.str();
 }
+
+}  // namespace
+
+Worker::Worker() {
+  locate_static_shared(shared);
+  std::lock_guard lock(workers_mutex());
+  all_workers().push_back(this);
+}
+
+Worker::~Worker() {
+  {
+    std::lock_guard lock(workers_mutex());
+    auto& workers = all_workers();
+    workers.erase(std::remove(workers.begin(), workers.end(), this), workers.end());
+  }
+  threads.clear();  // each fiber unwinds on its own stack, before the stacks go
+  stacks.reset();
+  std::free(shared.dynamic_allocation);
+}
+
+namespace {
+void thread_main(void* argument);
+}
+
+void Worker::provide_threads(std::size_t count, std::size_t stack_bytes) {
+  if (threads.size() == count) return;
+  threads.clear();
+  stacks.reset();
+  if (count == 0) return;
+  stacks = std::make_unique<StackSlab>(count, stack_bytes);
+  for (std::size_t slot = 0; slot < count; ++slot) {
+    auto state = std::make_unique<ThreadState>();
+    state->worker = this;
+    state->fiber = std::make_unique<Fiber>(stacks->stack_bottom(slot), stacks->stack_bytes(),
+                                           thread_main, state.get());
+    threads.push_back(std::move(state));
+  }
+}
+
+namespace {
 
 // The body every fiber runs: one CUDA thread of one block per iteration.
 void thread_main(void* argument) {
@@ -121,8 +191,9 @@ class BlockRunner {
   }
 
   void run() {
+    worker_.running_block = static_cast<std::int64_t>(block_linear_);
     prepare_threads();
-    poison::fill(worker_.dynamic_shared.data(), worker_.dynamic_shared.size(), poison::stale);
+    begin_block_shared(worker_.shared);
     for (unsigned round = 0;; ++round) {
       for (unsigned i : run_order(thread_count_, job_.schedule, block_linear_, round)) {
         ThreadState& thread = *worker_.threads[i];
@@ -137,57 +208,49 @@ class BlockRunner {
       if (!release_barrier()) break;
     }
     finish_block();
+    worker_.running_block = -1;
   }
 
  private:
   // Runs one CUDA thread until its next barrier or its end, with its built-ins set.
   static void resume(ThreadState& thread) {
-    this_thread = &thread;
+    running_thread = &thread;
+    thread.worker->running = &thread;
     threadIdx = thread.index;
     thread.fiber->resume();
-    this_thread = nullptr;
+    running_thread = nullptr;
+    thread.worker->running = nullptr;
   }
 
   void prepare_threads() {
     const dim3 block = job_.config.block;
-    auto& threads = worker_.threads;
-    while (threads.size() < thread_count_) {
-      auto state = std::make_unique<ThreadState>();
-      state->worker = &worker_;
-      const std::size_t slot = threads.size();
-      state->fiber = std::make_unique<Fiber>(worker_.stacks.stack_bottom(slot),
-                                             worker_.stacks.stack_bytes(), thread_main,
-                                             state.get());
-      threads.push_back(std::move(state));
-    }
     for (unsigned i = 0; i < thread_count_; ++i) {
-      ThreadState& thread = *threads[i];
+      ThreadState& thread = *worker_.threads[i];
+      if (thread.fiber->abandoned()) {  // it failed inside an instrumentation callback
+        thread.fiber = std::make_unique<Fiber>(worker_.stacks->stack_bottom(i),
+                                               worker_.stacks->stack_bytes(), thread_main,
+                                               &thread);
+      }
       thread.linear_index = i;
       thread.index = uint3{i % block.x, i / block.x % block.y, i / block.x / block.y};
       thread.status = ThreadStatus::ready;
       thread.error = nullptr;
       thread.copies.clear();
+      thread.last_seen = LastSeen{};
     }
   }
 
   // All threads have run to a barrier or to their end. Returns true when a barrier was
   // released (another round follows), false when the block is finished.
   bool release_barrier() {
-    std::vector<unsigned> waiting, returned;
+    std::vector<unsigned> waiting;
     for (unsigned i = 0; i < thread_count_; ++i) {
-      (worker_.threads[i]->status == ThreadStatus::at_barrier ? waiting : returned)
-          .push_back(i);
+      if (worker_.threads[i]->status == ThreadStatus::at_barrier) waiting.push_back(i);
     }
     if (waiting.empty()) return false;
+    // Threads that returned count as arrived, as on the GPU (sm_70 and later): a
+    // barrier waits only for the threads of the block that have not exited.
     const ThreadState& first = *worker_.threads[waiting.front()];
-    if (!returned.empty()) {
-      fail_block("__syncthreads() at " + site(first) + " is waited at by " +
-                 format_thread_list(waiting, thread_count_) + ", but " +
-                 format_thread_list(returned, thread_count_) +
-                 " returned from the kernel without reaching it. On a GPU the block "
-                 "would hang or read garbage. Is the barrier inside a branch (or after "
-                 "an early return) that not every thread takes?");
-    }
     std::vector<unsigned> elsewhere;
     for (unsigned i : waiting) {
       const ThreadState& thread = *worker_.threads[i];
@@ -230,11 +293,7 @@ class BlockRunner {
           "threads ended with cp.async copies never waited for (their data never "
           "landed in shared memory: is a cp_async_wait missing?)"] += threads_with_pending;
     }
-    for (const PendingCopy& copy : worker_.block_destinations) {
-      poison::fill(copy.destination, static_cast<std::size_t>(copy.copy_bytes),
-                   poison::stale);
-    }
-    worker_.block_destinations.clear();
+    check_dynamic_guards(worker_.shared);
     ++worker_.stats.blocks;
     worker_.stats.threads += thread_count_;
   }
@@ -249,7 +308,7 @@ class BlockRunner {
       }
     }
     worker_.block_aborting = false;
-    worker_.block_destinations.clear();
+    worker_.running_block = -1;
   }
 
   [[noreturn]] void fail_block(const std::string& what) {
@@ -272,10 +331,11 @@ class BlockRunner {
 class WorkerPool {
  public:
   WorkerPool() {
+    const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
     unsigned count = static_cast<unsigned>(
-        env_number("WB_SIM_THREADS", std::max(1u, std::thread::hardware_concurrency())));
-    count = std::max(1u, count);
-    for (unsigned i = 0; i < count; ++i) os_threads_.emplace_back([this] { work(); });
+        env_number("WB_SIM_THREADS", std::min(hardware, kDefaultMaxWorkers)));
+    count = std::clamp(count, 1u, kMaxWorkers);
+    for (unsigned i = 0; i < count; ++i) os_threads_.emplace_back([this, i] { work(i); });
   }
 
   ~WorkerPool() {
@@ -287,10 +347,16 @@ class WorkerPool {
     for (std::thread& thread : os_threads_) thread.join();
   }
 
-  LaunchStats run(const LaunchJob& job) {
+  // Runs the job; the counters of the launch are in `stats` even when it failed.
+  void run(LaunchJob& job, LaunchStats& stats) {
     std::unique_lock lock(mutex_);
-    job_ = &job;
     total_blocks_ = std::uint64_t{job.config.grid.x} * job.config.grid.y * job.config.grid.z;
+    const std::size_t block_threads =
+        std::size_t{job.config.block.x} * job.config.block.y * job.config.block.z;
+    const std::size_t by_budget = std::max<std::size_t>(1, stack_budget() / block_threads);
+    job.workers = static_cast<unsigned>(std::min<std::uint64_t>(
+        {os_threads_.size(), total_blocks_, static_cast<std::uint64_t>(by_budget)}));
+    job_ = &job;
     next_block_ = 0;
     failed_ = false;
     error_ = nullptr;
@@ -301,13 +367,13 @@ class WorkerPool {
     wake_.notify_all();
     done_.wait(lock, [this] { return busy_ == 0; });
     job_ = nullptr;
+    stats = stats_;
     if (error_) std::rethrow_exception(error_);
-    return stats_;
   }
 
  private:
-  void work() {
-    Worker worker(kMaxThreadsPerBlock, fiber_stack_bytes());
+  void work(unsigned index) {
+    Worker worker;
     this_worker = &worker;
     std::uint64_t seen_generation = 0;
     for (;;) {
@@ -319,34 +385,50 @@ class WorkerPool {
         seen_generation = generation_;
         job = job_;
       }
-      run_blocks(worker, *job);
+      worker.stats = LaunchStats{};
+      if (index < job->workers) {
+        run_blocks(worker, *job);
+      } else {
+        worker.provide_threads(0, 0);  // idle in this launch: keep the stacks in budget
+      }
       std::lock_guard lock(mutex_);
       stats_ += worker.stats;
       if (--busy_ == 0) done_.notify_all();
     }
-    worker.threads.clear();  // each fiber unwinds on its own stack
     this_worker = nullptr;
+  }
+
+  void record_failure(std::uint64_t block) {
+    std::lock_guard lock(mutex_);
+    // Keep the failure of the lowest block, so that the message is repeatable.
+    if (!error_ || block < error_block_) {
+      error_ = std::current_exception();
+      error_block_ = block;
+    }
+    failed_ = true;
   }
 
   void run_blocks(Worker& worker, const LaunchJob& job) {
     worker.job = &job;
-    worker.stats = LaunchStats{};
-    worker.dynamic_shared.assign(job.config.dynamic_shared_bytes, std::byte{0});
+    worker.last_allocation = nullptr;
     blockDim = job.config.block;
     gridDim = job.config.grid;
+    try {
+      worker.provide_threads(std::size_t{blockDim.x} * blockDim.y * blockDim.z,
+                             fiber_stack_bytes());
+      worker.provide_dynamic_shared(job.config.dynamic_shared_bytes);
+    } catch (...) {
+      record_failure(0);
+      worker.job = nullptr;
+      return;
+    }
     for (;;) {
       const std::uint64_t block = next_block_.fetch_add(1);
       if (block >= total_blocks_ || failed_.load()) break;
       try {
         BlockRunner(worker, block).run();
       } catch (...) {
-        std::lock_guard lock(mutex_);
-        // Keep the failure of the lowest block, so that the message is repeatable.
-        if (!error_ || block < error_block_) {
-          error_ = std::current_exception();
-          error_block_ = block;
-        }
-        failed_ = true;
+        record_failure(block);
       }
     }
     worker.job = nullptr;
@@ -367,29 +449,58 @@ class WorkerPool {
   LaunchStats stats_;
 };
 
-}  // namespace
+// "threads 3, 17-20" (with the block's size) for the report of a hang.
+std::string where_seen(const ThreadState& thread) {
+  const LastSeen& seen = thread.last_seen;
+  const std::string call =
+      seen.file != nullptr ? std::string(seen.file) + ":" + std::to_string(seen.line) : "";
+  const std::string access = source_line_of(seen.access_pc);
+  if (!access.empty() && (seen.access_is_latest || call.empty())) {
+    return access + " (its last memory access)";
+  }
+  if (!call.empty()) return call + " (its last barrier, cp.async or wait)";
+  return "the start of the kernel";
+}
 
-ThreadState* current_thread() { return this_thread; }
+}  // namespace
 
 std::string format_index(const uint3& index) {
   return "(" + std::to_string(index.x) + "," + std::to_string(index.y) + "," +
          std::to_string(index.z) + ")";
 }
 
-void kernel_fail(const char* file, int line, const std::string& what) {
-  std::string where = std::string(file) + ":" + std::to_string(line) + ": ";
-  if (this_thread != nullptr) {
+void kernel_fail(const char* file, int line, const std::string& what, ErrorKind kind) {
+  kernel_fail_at(std::string(file) + ":" + std::to_string(line), what, kind);
+}
+
+void kernel_fail_at(const std::string& place, const std::string& what, ErrorKind kind) {
+  std::string where = place.empty() ? std::string() : place + ": ";
+  if (running_thread != nullptr) {
     where += "block " + format_index(blockIdx) + ", thread " + format_index(threadIdx) + ": ";
   }
-  throw KernelError(where + what);
+  throw KernelError(where + what, kind);
+}
+
+void fail_without_unwinding(const std::string& place, const std::string& what,
+                            ErrorKind kind) {
+  ThreadState* thread = running_thread;
+  try {
+    kernel_fail_at(place, what, kind);
+  } catch (...) {
+    thread->error = std::current_exception();
+  }
+  thread->status = ThreadStatus::failed;
+  thread->fiber->abandon();
+  thread->fiber->suspend();
+  std::abort();  // never resumed
 }
 
 void kernel_assert_failed(const char* condition, const char* file, int line) {
-  kernel_fail(file, line, std::string("assert(") + condition + ") failed");
+  kernel_fail(file, line, std::string("assert(") + condition + ") failed", ErrorKind::assertion);
 }
 
 void sync_block(const char* file, int line) {
-  ThreadState* thread = this_thread;
+  ThreadState* thread = running_thread;
   if (thread == nullptr) {
     throw Error(std::string(file) + ":" + std::to_string(line) +
                 ": __syncthreads() called outside a kernel launch");
@@ -397,15 +508,22 @@ void sync_block(const char* file, int line) {
   thread->status = ThreadStatus::at_barrier;
   thread->barrier_file = file;
   thread->barrier_line = line;
+  note_call_site(*thread, file, line);
   thread->fiber->suspend();
   if (thread->worker->block_aborting) throw BlockAborted{};
 }
 
+void note_call_site(ThreadState& thread, const char* file, int line) {
+  thread.last_seen.file = file;
+  thread.last_seen.line = line;
+  thread.last_seen.access_is_latest = false;
+}
+
 void* dynamic_shared_memory() {
-  if (this_worker == nullptr || this_thread == nullptr) {
+  if (this_worker == nullptr || running_thread == nullptr) {
     throw Error("dynamic shared memory used outside a kernel launch");
   }
-  return this_worker->dynamic_shared.data();
+  return this_worker->shared.dynamic_begin();
 }
 
 LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
@@ -418,6 +536,7 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   cp_async_bytes += other.cp_async_bytes;
   commit_groups += other.commit_groups;
   waits += other.waits;
+  copies_in_flight_at_waits += other.copies_in_flight_at_waits;
   copies_never_waited += other.copies_never_waited;
   for (const auto& [text, count] : other.warnings) warnings[text] += count;
   return *this;
@@ -427,22 +546,86 @@ const LaunchStats& last_launch_stats() { return last_stats; }
 
 void run_grid(const LaunchConfig& config, void (*invoke)(const void*), const void* closure) {
   detail::validate_launch(config.grid, config.block, config.dynamic_shared_bytes);
-  if (this_thread != nullptr) {
+  if (running_thread != nullptr) {
     throw Error("wb::launch called from inside a kernel: dynamic parallelism is not "
                 "simulated");
   }
   static WorkerPool pool;
   static std::mutex one_launch_at_a_time;
   std::lock_guard lock(one_launch_at_a_time);
-  LaunchJob job{config, invoke, closure, current_schedule()};
+  LaunchJob job{config, invoke, closure, current_schedule(), {device_allocations()}, 0};
   last_stats = LaunchStats{};
-  last_stats = pool.run(job);
-  if (std::getenv("WB_SIM_QUIET") == nullptr) {
-    for (const auto& [text, count] : last_stats.warnings) {
-      std::fprintf(stderr, "[wb sim] warning: %llu %s\n",
-                   static_cast<unsigned long long>(count), text.c_str());
-    }
+  try {
+    pool.run(job, last_stats);
+  } catch (...) {
+    print_warnings(last_stats);
+    throw;
   }
+  print_warnings(last_stats);
+}
+
+void print_warnings(const LaunchStats& stats) {
+  if (std::getenv("WB_SIM_QUIET") != nullptr) return;
+  for (const auto& [text, count] : stats.warnings) {
+    std::fprintf(stderr, "[wb sim] warning: %llu %s\n", static_cast<unsigned long long>(count),
+                 text.c_str());
+  }
+}
+
+std::string describe_running_blocks() {
+  std::ostringstream out;
+  std::lock_guard lock(workers_mutex());
+  for (const Worker* worker : all_workers()) {
+    const std::int64_t block_linear = worker->running_block;
+    const LaunchJob* job = worker->job;
+    if (block_linear < 0 || job == nullptr) continue;
+    const dim3 grid = job->config.grid;
+    const auto block = static_cast<std::uint64_t>(block_linear);
+    const uint3 block_index{static_cast<unsigned>(block % grid.x),
+                            static_cast<unsigned>(block / grid.x % grid.y),
+                            static_cast<unsigned>(block / grid.x / grid.y)};
+    const unsigned total = static_cast<unsigned>(worker->threads.size());
+    std::vector<unsigned> unfinished, waiting;
+    for (unsigned i = 0; i < total; ++i) {
+      const ThreadStatus status = worker->threads[i]->status;
+      if (status == ThreadStatus::ready) unfinished.push_back(i);
+      if (status == ThreadStatus::at_barrier) waiting.push_back(i);
+    }
+    out << "block " << format_index(block_index) << ": ";
+    if (const ThreadState* running = worker->running; running != nullptr) {
+      out << "thread " << format_index(running->index) << " (linear " << running->linear_index
+          << ") is still running, last seen at " << where_seen(*running) << ". ";
+    }
+    if (!unfinished.empty()) {
+      out << format_thread_list(unfinished, total)
+          << " have not reached their next barrier or their end";
+      if (!waiting.empty()) {
+        const ThreadState& first = *worker->threads[waiting.front()];
+        out << "; " << format_thread_list(waiting, total) << " wait at the barrier at "
+            << first.barrier_file << ":" << first.barrier_line;
+      }
+      out << ".";
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+CrashContext crash_context() {
+  CrashContext context;
+  const ThreadState* thread = running_thread;
+  if (thread == nullptr) return context;
+  context.in_kernel = true;
+  context.block = blockIdx;
+  context.thread = thread->index;
+  context.last_seen_file = thread->last_seen.file;
+  context.last_seen_line = thread->last_seen.line;
+  context.access_pc = thread->last_seen.access_pc;
+  context.access_address = thread->last_seen.access_address;
+  context.access_bytes = thread->last_seen.access_bytes;
+  context.access_write = thread->last_seen.access_write;
+  context.access_is_latest = thread->last_seen.access_is_latest;
+  return context;
 }
 
 }  // namespace wb::sim

@@ -46,6 +46,19 @@ enum class ThreadStatus { ready, at_barrier, done, failed };
 
 struct Worker;
 
+// Where a thread was last seen, for the report of a hang or a crash: the site of its
+// last simulator call (barrier, cp.async, wait), or the code address of its last
+// memory access, whichever came later.
+struct LastSeen {
+  const char* file = nullptr;  // a simulator call's site, or nullptr
+  int line = 0;
+  const void* access_pc = nullptr;  // the instruction after the last instrumented access
+  const void* access_address = nullptr;
+  unsigned access_bytes = 0;
+  bool access_write = false;
+  bool access_is_latest = false;  // the access came after the simulator call
+};
+
 struct ThreadState {
   Worker* worker = nullptr;
   unsigned linear_index = 0;
@@ -55,7 +68,16 @@ struct ThreadState {
   int barrier_line = 0;
   std::exception_ptr error;
   AsyncCopyQueue copies;
+  LastSeen last_seen;
   std::unique_ptr<Fiber> fiber;
+};
+
+// A launch's device allocations, sorted by address: copied once per launch so that the
+// workers look addresses up without a lock (no allocation changes during a launch).
+struct AllocationSnapshot {
+  std::vector<Allocation> allocations;
+  // The allocation whose [begin, begin + bytes + gap) holds `pointer`, or nullptr.
+  const Allocation* around(const void* pointer, std::size_t gap) const;
 };
 
 // What a worker needs of the launch in progress.
@@ -64,34 +86,98 @@ struct LaunchJob {
   void (*invoke)(const void*) = nullptr;
   const void* closure = nullptr;
   Schedule schedule;
+  AllocationSnapshot allocations;
+  unsigned workers = 0;  // how many workers take blocks (the rest release their stacks)
+};
+
+// The block's shared memory as the simulator sees it.
+//
+// Static `__shared__` variables are `static thread_local` (see cuda_shim.hpp), so they
+// live in the executable's thread-local block of the worker's OS thread. The simulator
+// does not know where each variable is; it learns it from the accesses themselves (the
+// kernel files are compiled with access instrumentation, see access.cpp): the first
+// access of a block to a word of that thread-local block fills the word with the stale
+// poison, so every block starts with undefined static shared memory, as on a GPU,
+// whatever the blocks before it left there. `word_epoch[i]` is the block epoch in which
+// word i was last defined; the built-in variables (threadIdx, ...) are never poisoned.
+struct SharedMemory {
+  std::byte* static_begin = nullptr;  // the thread-local block, 4-byte aligned
+  std::size_t static_bytes = 0;
+  std::vector<std::uint32_t> word_epoch;
+  std::uint32_t block_epoch = 1;
+  static constexpr std::uint32_t kNeverPoisoned = 0xFFFFFFFFu;
+
+  // Dynamic shared memory, with guard bands of kDynamicGuardBytes on each side.
+  std::byte* dynamic_allocation = nullptr;
+  std::size_t dynamic_capacity = 0;  // bytes between the guards that are allocated
+  std::size_t dynamic_bytes = 0;     // bytes the launch asked for
+  static constexpr std::size_t kDynamicGuardBytes = 1024;
+
+  std::byte* dynamic_begin() const { return dynamic_allocation + kDynamicGuardBytes; }
+
+  bool in_static(const void* pointer) const {
+    return static_cast<std::size_t>(static_cast<const std::byte*>(pointer) - static_begin) <
+           static_bytes;
+  }
+  bool in_dynamic(const void* pointer, std::size_t bytes) const {
+    const auto offset = static_cast<const std::byte*>(pointer) - dynamic_begin();
+    return offset >= 0 && static_cast<std::size_t>(offset) + bytes <= dynamic_bytes;
+  }
 };
 
 struct Worker {
-  explicit Worker(std::size_t max_threads, std::size_t stack_bytes)
-      : stacks(max_threads, stack_bytes) {}
+  Worker();
+  ~Worker();
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
 
-  StackSlab stacks;
+  std::unique_ptr<StackSlab> stacks;  // one stack per thread of the running block
   std::vector<std::unique_ptr<ThreadState>> threads;
   const LaunchJob* job = nullptr;
   LaunchStats stats;
-  std::vector<std::byte> dynamic_shared;
-  // The cp.async destinations of the running block, refilled with stale poison at the
-  // block's end so that the next block cannot read them by accident.
-  std::vector<PendingCopy> block_destinations;
+  SharedMemory shared;
+  // The block and thread running on this worker, for the report of a hang.
+  std::int64_t running_block = -1;
+  const ThreadState* running = nullptr;
   bool block_aborting = false;
+  const Allocation* last_allocation = nullptr;  // a cache for global accesses
+
+  // Gives the worker exactly `count` fibers on fresh stacks (none for 0).
+  void provide_threads(std::size_t count, std::size_t stack_bytes);
+  // Sizes dynamic shared memory for a launch and poisons it and its guards.
+  void provide_dynamic_shared(std::size_t bytes);
 };
 
 // The CUDA thread running on this OS thread right now; nullptr outside a kernel.
-ThreadState* current_thread();
+extern thread_local ThreadState* running_thread;
+inline ThreadState* current_thread() { return running_thread; }
 
 // Raises a KernelError that names the source line, the block and the thread.
-[[noreturn]] void kernel_fail(const char* file, int line, const std::string& what);
+[[noreturn]] void kernel_fail(const char* file, int line, const std::string& what,
+                              ErrorKind kind = ErrorKind::other);
+// The same, with the place given as text ("copy.cu:53", from a code address).
+[[noreturn]] void kernel_fail_at(const std::string& place, const std::string& what,
+                                 ErrorKind kind);
+
+// Records a simulator call's site as where the thread was last seen.
+void note_call_site(ThreadState& thread, const char* file, int line);
+
+// Prints a launch's warnings on stderr (unless WB_SIM_QUIET is set).
+void print_warnings(const LaunchStats& stats);
+
+// Fails the running CUDA thread from code that must not throw (the instrumentation's
+// callbacks, which the compiler treats as nothrow): records the error, abandons the
+// thread's fiber and switches to the scheduler, which fails the launch as usual.
+[[noreturn]] void fail_without_unwinding(const std::string& place, const std::string& what,
+                                         ErrorKind kind);
 
 // "(x,y,z)"
 std::string format_index(const uint3& index);
 
 // The device allocation starting at or below `pointer`, whatever its size.
 Allocation device_allocation_below(const void* pointer);
+// Every device allocation, sorted by address (for a launch's snapshot).
+std::vector<Allocation> device_allocations();
 
 // Bytes after the end of every device allocation that belong to no other object, so
 // that an address up to this far past an allocation's end is an overrun of it, never a
@@ -100,5 +186,23 @@ inline constexpr std::size_t kDeviceAllocationGap = 4096;
 
 // Performs the first `count` not-yet-performed copies of the queue, in order.
 void perform_copies(AsyncCopyQueue& queue, std::size_t up_to);
+
+// Static shared memory (shared_memory.cpp): the range of this OS thread's thread-local
+// block, found once per worker, and the poison-on-first-touch of each block.
+void locate_static_shared(SharedMemory& shared);
+void begin_block_shared(SharedMemory& shared);
+// Marks [pointer, pointer + bytes) of static shared memory as defined in this block,
+// poisoning first what this block had not yet touched.
+void touch_static_shared(SharedMemory& shared, const void* pointer, std::size_t bytes);
+// Why a cp.async destination is not the block's shared memory, in a learner's words;
+// empty if it is.
+std::string explain_bad_destination(const Worker& worker, const void* destination,
+                                    std::size_t bytes);
+// "the dynamic shared memory ..." for an address in its guard bands; empty otherwise.
+std::string explain_dynamic_overrun(const SharedMemory& shared, const void* pointer,
+                                    std::size_t bytes);
+// Checks the dynamic buffer's guard bands at the end of a block; throws if written.
+void check_dynamic_guards(const SharedMemory& shared);
+
 
 }  // namespace wb::sim

@@ -4,7 +4,9 @@
 // Each CUDA thread of a block runs on a fiber of its own; the fibers of one block all
 // run on one OS thread. That is what makes the mapping below valid:
 //   __shared__            -> a static thread_local: one copy per OS thread, so one copy
-//                            per block in flight, shared by that block's fibers;
+//                            per block in flight, shared by that block's fibers (the
+//                            simulator poisons it for every block: see SharedMemory in
+//                            common/sim/src/worker.hpp);
 //   threadIdx, blockIdx   -> thread_local values the scheduler sets at every resume;
 //   __syncthreads()       -> a switch back to the block's scheduler, which releases the
 //                            fibers once all of them wait at the same call site.
@@ -22,7 +24,9 @@
 #define __forceinline__ inline
 #define __noinline__
 #define __launch_bounds__(...)
-#define __shared__ static thread_local
+// `used` keeps g++ from folding reads of a __shared__ array that the file never writes
+// into constant zeros: on a GPU it holds garbage, and the simulator poisons it.
+#define __shared__ __attribute__((used)) static thread_local
 #define __constant__
 #define __align__(n) __attribute__((aligned(n)))
 

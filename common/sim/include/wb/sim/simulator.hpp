@@ -28,6 +28,8 @@ class KernelError : public wb::Error {
   using wb::Error::Error;
 };
 
+using wb::ErrorKind;
+
 // ---------------------------------------------------------------------------------
 // Schedules: the order in which a block's threads run between two barriers.
 
@@ -72,6 +74,9 @@ struct LaunchStats {
   std::uint64_t cp_async_bytes = 0;     // bytes requested from global memory
   std::uint64_t commit_groups = 0;      // cp.async.commit_group (wait_all counts one)
   std::uint64_t waits = 0;              // cp.async.wait_group and wait_all
+  // Copies not yet landed at each wait, summed over the waits: over `waits`, how many
+  // copies a wait found in flight on average (1 when every copy is waited for at once).
+  std::uint64_t copies_in_flight_at_waits = 0;
   std::uint64_t copies_never_waited = 0;  // copies still pending when their thread ended
   // Warnings, each once per launch with a count: "12 threads ended with ...".
   std::map<std::string, std::uint64_t> warnings;
@@ -102,6 +107,35 @@ void run_grid(const LaunchConfig& config, void (*invoke)(const void* closure),
 
 // The dynamic shared memory of the block running on this OS thread.
 void* dynamic_shared_memory();
+
+// ---------------------------------------------------------------------------------
+// Reports for a step that hangs or crashes (used by the graders' --wb-report mode).
+
+// The blocks still running, each with the threads that never reached their next
+// barrier or their end and where each was last seen. Called from another OS thread
+// while the kernel hangs; the reads are racy, which a report made just before the
+// process ends can afford.
+std::string describe_running_blocks();
+
+// What the CUDA thread running on this OS thread was doing: safe to call from a
+// signal handler (no locks, no allocation).
+struct CrashContext {
+  bool in_kernel = false;
+  uint3 block{};
+  uint3 thread{};
+  const char* last_seen_file = nullptr;  // its last barrier, cp.async or wait
+  int last_seen_line = 0;
+  const void* access_pc = nullptr;  // its last memory access (code address)
+  const void* access_address = nullptr;
+  unsigned access_bytes = 0;
+  bool access_write = false;
+  bool access_is_latest = false;
+};
+CrashContext crash_context();
+
+// "copy.cu:53" for a code address of a kernel, or "" (asks addr2line: not for signal
+// handlers).
+std::string source_line_of(const void* code_address);
 
 // ---------------------------------------------------------------------------------
 // Device memory: exact-size host allocations, registered so that cp.async can check

@@ -1,0 +1,176 @@
+// Every memory access of a kernel, seen by the simulator.
+//
+// The kernel files of the sim backend are compiled with GCC's thread-sanitizer
+// instrumentation (-fsanitize=thread at compile time only: see wb_instrument_kernels in
+// cmake/WbTargets.cmake), which makes the compiler call __tsan_read4(address) before
+// every 4-byte load, __tsan_write16 before every 16-byte store, and so on. The
+// sanitizer's own runtime is never linked: this file defines those entry points, and
+// they feed the simulator instead. So a learner writes plain CUDA (`smem_tile[i] = x`)
+// and the simulator still sees each access, with the code address it came from.
+//
+// What it does with them today: the first access of a block to a word of static shared
+// memory poisons the word (every block starts with undefined shared memory, as on a
+// GPU); an access in the guard bands of dynamic shared memory, or just past the end of
+// a device allocation, fails the launch naming the thread and the source line.
+// Accesses from host code of the same files (no CUDA thread running) return at once.
+#include <cstddef>
+#include <cstdint>
+
+#include "worker.hpp"
+
+namespace wb::sim {
+namespace {
+
+// An access outside the block's shared memory: a local variable, device memory, or a
+// global variable of the program.
+[[gnu::noinline]] void check_other_access(ThreadState& thread, const void* address,
+                                          std::size_t bytes, bool write, const void* pc) {
+  Worker& worker = *thread.worker;
+  if (worker.stacks != nullptr && worker.stacks->contains(address)) return;
+  if (const std::string overrun = explain_dynamic_overrun(worker.shared, address, bytes);
+      !overrun.empty()) {
+    fail_without_unwinding(source_line_of(pc),
+                   std::string(write ? "a store" : "a load") + " of " + std::to_string(bytes) +
+                       " bytes covers " + overrun,
+                   ErrorKind::shared_out_of_bounds);
+  }
+  const auto* begin = static_cast<const std::byte*>(address);
+  if (const Allocation* cached = worker.last_allocation;
+      cached != nullptr && begin >= cached->begin && begin + bytes <= cached->begin + cached->bytes) {
+    return;
+  }
+  const Allocation* allocation = worker.job->allocations.around(address, kDeviceAllocationGap);
+  if (allocation == nullptr) return;  // a global variable of the program, or host memory
+  if (begin + bytes <= allocation->begin + allocation->bytes) {
+    worker.last_allocation = allocation;
+    return;
+  }
+  const auto offset = begin - allocation->begin;
+  fail_without_unwinding(source_line_of(pc),
+                 std::string(write ? "a store" : "a load") + " of " + std::to_string(bytes) +
+                     " bytes at bytes [" + std::to_string(offset) + ", " +
+                     std::to_string(offset + static_cast<long long>(bytes)) +
+                     ") of a device allocation of " + std::to_string(allocation->bytes) +
+                     " bytes: past its end (element " + std::to_string(offset / 4) + " of " +
+                     std::to_string(allocation->bytes / 4) + " 4-byte elements)",
+                 ErrorKind::global_out_of_bounds);
+}
+
+inline void on_access(const void* address, std::size_t bytes, bool write, const void* pc) {
+  ThreadState* thread = running_thread;
+  if (thread == nullptr) return;  // host code of a kernel file
+  LastSeen& seen = thread->last_seen;
+  seen.access_pc = pc;
+  seen.access_address = address;
+  seen.access_bytes = static_cast<unsigned>(bytes);
+  seen.access_write = write;
+  seen.access_is_latest = true;
+  SharedMemory& shared = thread->worker->shared;
+  if (shared.in_static(address)) {
+    touch_static_shared(shared, address, bytes);
+  } else if (!shared.in_dynamic(address, bytes)) {
+    check_other_access(*thread, address, bytes, write, pc);
+  }
+}
+
+}  // namespace
+}  // namespace wb::sim
+
+#define WB_RETURN_ADDRESS __builtin_return_address(0)
+
+extern "C" {
+
+void __tsan_init() {}
+void __tsan_func_entry(void*) {}
+void __tsan_func_exit() {}
+void __tsan_vptr_update(void**, void*) {}
+void __tsan_vptr_read(void**) {}
+
+#define WB_ACCESS_ENTRY(bytes)                                                      \
+  void __tsan_read##bytes(void* address) {                                          \
+    wb::sim::on_access(address, bytes, false, WB_RETURN_ADDRESS);                   \
+  }                                                                                 \
+  void __tsan_write##bytes(void* address) {                                         \
+    wb::sim::on_access(address, bytes, true, WB_RETURN_ADDRESS);                    \
+  }                                                                                 \
+  void __tsan_unaligned_read##bytes(void* address) {                                \
+    wb::sim::on_access(address, bytes, false, WB_RETURN_ADDRESS);                   \
+  }                                                                                 \
+  void __tsan_unaligned_write##bytes(void* address) {                               \
+    wb::sim::on_access(address, bytes, true, WB_RETURN_ADDRESS);                    \
+  }                                                                                 \
+  void __tsan_volatile_read##bytes(void* address) {                                 \
+    wb::sim::on_access(address, bytes, false, WB_RETURN_ADDRESS);                   \
+  }                                                                                 \
+  void __tsan_volatile_write##bytes(void* address) {                                \
+    wb::sim::on_access(address, bytes, true, WB_RETURN_ADDRESS);                    \
+  }
+WB_ACCESS_ENTRY(1)
+WB_ACCESS_ENTRY(2)
+WB_ACCESS_ENTRY(4)
+WB_ACCESS_ENTRY(8)
+WB_ACCESS_ENTRY(16)
+#undef WB_ACCESS_ENTRY
+
+void __tsan_read_range(void* address, std::size_t bytes) {
+  if (bytes > 0) wb::sim::on_access(address, bytes, false, WB_RETURN_ADDRESS);
+}
+void __tsan_write_range(void* address, std::size_t bytes) {
+  if (bytes > 0) wb::sim::on_access(address, bytes, true, WB_RETURN_ADDRESS);
+}
+
+// Atomic operations: the instrumentation routes the __atomic builtins here. Each is
+// an access (so shared memory is poisoned and bounds are checked like any other) and
+// then the operation itself, always sequentially consistent (stronger than asked is
+// correct).
+#define WB_ATOMIC_ENTRIES(bits, type)                                                        \
+  type __tsan_atomic##bits##_load(const volatile type* a, int) {                             \
+    wb::sim::on_access(const_cast<const type*>(a), sizeof(type), false, WB_RETURN_ADDRESS);  \
+    return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                             \
+  }                                                                                          \
+  void __tsan_atomic##bits##_store(volatile type* a, type v, int) {                          \
+    wb::sim::on_access(const_cast<type*>(a), sizeof(type), true, WB_RETURN_ADDRESS);         \
+    __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                \
+  }                                                                                          \
+  WB_ATOMIC_RMW(bits, type, exchange, __atomic_exchange_n)                                   \
+  WB_ATOMIC_RMW(bits, type, fetch_add, __atomic_fetch_add)                                   \
+  WB_ATOMIC_RMW(bits, type, fetch_sub, __atomic_fetch_sub)                                   \
+  WB_ATOMIC_RMW(bits, type, fetch_and, __atomic_fetch_and)                                   \
+  WB_ATOMIC_RMW(bits, type, fetch_or, __atomic_fetch_or)                                     \
+  WB_ATOMIC_RMW(bits, type, fetch_xor, __atomic_fetch_xor)                                   \
+  WB_ATOMIC_RMW(bits, type, fetch_nand, __atomic_fetch_nand)                                 \
+  int __tsan_atomic##bits##_compare_exchange_strong(volatile type* a, type* expected,        \
+                                                    type desired, int, int) {                \
+    wb::sim::on_access(const_cast<type*>(a), sizeof(type), true, WB_RETURN_ADDRESS);         \
+    return __atomic_compare_exchange_n(a, expected, desired, false, __ATOMIC_SEQ_CST,        \
+                                       __ATOMIC_SEQ_CST);                                    \
+  }                                                                                          \
+  int __tsan_atomic##bits##_compare_exchange_weak(volatile type* a, type* expected,          \
+                                                  type desired, int, int) {                  \
+    wb::sim::on_access(const_cast<type*>(a), sizeof(type), true, WB_RETURN_ADDRESS);         \
+    return __atomic_compare_exchange_n(a, expected, desired, true, __ATOMIC_SEQ_CST,         \
+                                       __ATOMIC_SEQ_CST);                                    \
+  }                                                                                          \
+  type __tsan_atomic##bits##_compare_exchange_val(volatile type* a, type expected,           \
+                                                  type desired, int, int) {                  \
+    wb::sim::on_access(const_cast<type*>(a), sizeof(type), true, WB_RETURN_ADDRESS);         \
+    __atomic_compare_exchange_n(a, &expected, desired, false, __ATOMIC_SEQ_CST,              \
+                                __ATOMIC_SEQ_CST);                                           \
+    return expected;                                                                         \
+  }
+#define WB_ATOMIC_RMW(bits, type, name, builtin)                                   \
+  type __tsan_atomic##bits##_##name(volatile type* a, type v, int) {               \
+    wb::sim::on_access(const_cast<type*>(a), sizeof(type), true, WB_RETURN_ADDRESS); \
+    return builtin(a, v, __ATOMIC_SEQ_CST);                                        \
+  }
+WB_ATOMIC_ENTRIES(8, std::uint8_t)
+WB_ATOMIC_ENTRIES(16, std::uint16_t)
+WB_ATOMIC_ENTRIES(32, std::uint32_t)
+WB_ATOMIC_ENTRIES(64, std::uint64_t)
+#undef WB_ATOMIC_RMW
+#undef WB_ATOMIC_ENTRIES
+
+void __tsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+
+}  // extern "C"

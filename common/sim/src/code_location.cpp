@@ -1,0 +1,79 @@
+// Source lines of code addresses, for messages about an access the simulator saw
+// through the kernels' instrumentation (which gives the code address, not the line).
+// Asks binutils' addr2line, once per address; only error paths and hang reports call
+// this, never the simulation itself.
+#include <dlfcn.h>
+#include <elf.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "worker.hpp"
+
+namespace wb::sim {
+namespace {
+
+// Whether the object file is position-independent (addresses relative to its base).
+bool is_position_independent(const char* path) {
+  std::ifstream file(path, std::ios::binary);
+  Elf64_Ehdr header{};
+  if (!file.read(reinterpret_cast<char*>(&header), sizeof header)) return true;
+  return header.e_type == ET_DYN;
+}
+
+// The path without the project's folder, so that messages say chapters/01_copy/copy.cu.
+std::string project_relative(std::string path) {
+#ifdef WB_SOURCE_DIR
+  const std::string root = WB_SOURCE_DIR;
+  if (path.compare(0, root.size(), root) == 0) path.erase(0, root.size());
+#endif
+  return path;
+}
+
+std::string ask_addr2line(const void* code_address) {
+  Dl_info info{};
+  if (dladdr(code_address, &info) == 0 || info.dli_fname == nullptr) return {};
+  std::string object = info.dli_fname;
+  if (object.empty()) object = "/proc/self/exe";
+  auto address = reinterpret_cast<std::uintptr_t>(code_address) - 1;  // inside the call
+  if (is_position_independent(object.c_str())) {
+    address -= reinterpret_cast<std::uintptr_t>(info.dli_fbase);
+  }
+  char command[4096];
+  std::snprintf(command, sizeof command, "addr2line -i -e '%s' 0x%" PRIxPTR " 2>/dev/null",
+                object.c_str(), address);
+  FILE* pipe = popen(command, "r");
+  if (pipe == nullptr) return {};
+  // With -i, the innermost inlined location comes first: a line of a workbook header
+  // when the access is inside one of its helpers. The learner's line is the first one
+  // outside common/.
+  std::string first, chosen;
+  char line[4096];
+  while (std::fgets(line, sizeof line, pipe) != nullptr) {
+    std::string location = line;
+    location = location.substr(0, location.find_first_of(" \n"));
+    if (location.empty() || location[0] == '?') continue;
+    if (first.empty()) first = location;
+    if (chosen.empty() && location.find("/common/") == std::string::npos) chosen = location;
+  }
+  pclose(pipe);
+  return project_relative(chosen.empty() ? first : chosen);
+}
+
+}  // namespace
+
+std::string source_line_of(const void* code_address) {
+  if (code_address == nullptr) return {};
+  static std::mutex mutex;
+  static std::map<const void*, std::string> known;
+  std::lock_guard lock(mutex);
+  auto found = known.find(code_address);
+  if (found == known.end()) found = known.emplace(code_address, ask_addr2line(code_address)).first;
+  return found->second;
+}
+
+}  // namespace wb::sim

@@ -1,0 +1,207 @@
+// Shared memory in the simulator: where the block's static and dynamic shared memory
+// lie, the poison every block starts with, and what to say of an address outside them.
+#include <link.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "wb/poison.hpp"
+#include "worker.hpp"
+
+namespace wb::sim {
+namespace {
+
+struct TlsBlock {
+  const void* inside = nullptr;  // an address known to be in the block we look for
+  std::byte* begin = nullptr;
+  std::size_t bytes = 0;
+};
+
+// The thread-local block of the module (the executable, with its static libraries)
+// that holds `inside`: kernels' __shared__ variables are in the same one as threadIdx.
+int find_tls_block(dl_phdr_info* info, std::size_t, void* argument) {
+  auto& block = *static_cast<TlsBlock*>(argument);
+  if (info->dlpi_tls_data == nullptr) return 0;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& header = info->dlpi_phdr[i];
+    if (header.p_type != PT_TLS) continue;
+    auto* begin = static_cast<std::byte*>(info->dlpi_tls_data);
+    const auto* inside = static_cast<const std::byte*>(block.inside);
+    if (inside >= begin && inside < begin + header.p_memsz) {
+      block.begin = begin;
+      block.bytes = header.p_memsz;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+std::string hex(const void* pointer) {
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%" PRIxPTR, reinterpret_cast<std::uintptr_t>(pointer));
+  return text;
+}
+
+void mark_never_poisoned(SharedMemory& shared, const void* variable, std::size_t bytes) {
+  if (!shared.in_static(variable)) return;
+  const std::size_t first = static_cast<std::size_t>(static_cast<const std::byte*>(variable) -
+                                                     shared.static_begin) / 4;
+  const std::size_t last = first + (bytes + 3) / 4;
+  for (std::size_t word = first; word <= last && word < shared.word_epoch.size(); ++word) {
+    shared.word_epoch[word] = SharedMemory::kNeverPoisoned;
+  }
+}
+
+}  // namespace
+
+void locate_static_shared(SharedMemory& shared) {
+  TlsBlock block;
+  block.inside = &threadIdx;
+  dl_iterate_phdr(find_tls_block, &block);
+  if (block.begin == nullptr) {
+    throw std::runtime_error("wb simulator: cannot find the thread-local block that holds "
+                             "__shared__ variables");
+  }
+  // Whole words, so that a word's poison never spills outside the block.
+  const auto begin = reinterpret_cast<std::uintptr_t>(block.begin);
+  const auto end = begin + block.bytes;
+  shared.static_begin = reinterpret_cast<std::byte*>((begin + 3) / 4 * 4);
+  shared.static_bytes = (end / 4 * 4) - reinterpret_cast<std::uintptr_t>(shared.static_begin);
+  shared.word_epoch.assign(shared.static_bytes / 4, 0);
+  // The built-in variables live there too; the scheduler sets them, kernels read them.
+  mark_never_poisoned(shared, &threadIdx, sizeof threadIdx);
+  mark_never_poisoned(shared, &blockIdx, sizeof blockIdx);
+  mark_never_poisoned(shared, &blockDim, sizeof blockDim);
+  mark_never_poisoned(shared, &gridDim, sizeof gridDim);
+}
+
+void begin_block_shared(SharedMemory& shared) {
+  if (++shared.block_epoch == SharedMemory::kNeverPoisoned) {
+    for (std::uint32_t& epoch : shared.word_epoch) {
+      if (epoch != SharedMemory::kNeverPoisoned) epoch = 0;
+    }
+    shared.block_epoch = 1;
+  }
+  if (shared.dynamic_allocation != nullptr) {
+    const std::size_t guard = SharedMemory::kDynamicGuardBytes;
+    poison::fill(shared.dynamic_allocation, guard, poison::guard);
+    poison::fill(shared.dynamic_begin(), shared.dynamic_bytes, poison::stale);
+    poison::fill(shared.dynamic_begin() + shared.dynamic_bytes, guard, poison::guard);
+  }
+}
+
+void touch_static_shared(SharedMemory& shared, const void* pointer, std::size_t bytes) {
+  const std::size_t offset =
+      static_cast<std::size_t>(static_cast<const std::byte*>(pointer) - shared.static_begin);
+  const std::size_t last = std::min((offset + bytes - 1) / 4, shared.word_epoch.size() - 1);
+  for (std::size_t word = offset / 4; word <= last; ++word) {
+    std::uint32_t& epoch = shared.word_epoch[word];
+    if (epoch == shared.block_epoch || epoch == SharedMemory::kNeverPoisoned) continue;
+    poison::fill(shared.static_begin + 4 * word, 4, poison::stale);
+    epoch = shared.block_epoch;
+  }
+}
+
+void Worker::provide_dynamic_shared(std::size_t bytes) {
+  if (bytes > shared.dynamic_capacity || shared.dynamic_allocation == nullptr) {
+    std::free(shared.dynamic_allocation);
+    const std::size_t capacity = (bytes + 127) / 128 * 128;
+    // 128-byte aligned, as a GPU's dynamic shared memory is at least.
+    shared.dynamic_allocation = static_cast<std::byte*>(
+        std::aligned_alloc(128, capacity + 2 * SharedMemory::kDynamicGuardBytes));
+    if (shared.dynamic_allocation == nullptr) throw std::bad_alloc();
+    shared.dynamic_capacity = capacity;
+  }
+  shared.dynamic_bytes = bytes;
+}
+
+std::string explain_dynamic_overrun(const SharedMemory& shared, const void* pointer,
+                                    std::size_t bytes) {
+  if (shared.dynamic_allocation == nullptr) return {};
+  const auto* address = static_cast<const std::byte*>(pointer);
+  const std::byte* begin = shared.dynamic_begin();
+  const std::byte* end = begin + shared.dynamic_bytes;
+  const std::string size = std::to_string(shared.dynamic_bytes) + " bytes, as launched";
+  if (address < begin && address + bytes > shared.dynamic_allocation) {
+    return "bytes [" + std::to_string(address - begin) + ", " +
+           std::to_string(address + bytes - begin) +
+           ") of the dynamic shared memory (" + size + "): before its start";
+  }
+  if (address + bytes > end && address < end + SharedMemory::kDynamicGuardBytes) {
+    return "bytes [" + std::to_string(address - begin) + ", " +
+           std::to_string(address + bytes - begin) + ") of the dynamic shared memory (" +
+           size + "): past its end. Is the launch's shared_bytes too small, or an index "
+           "outside the tile?";
+  }
+  return {};
+}
+
+std::string explain_bad_destination(const Worker& worker, const void* destination,
+                                    std::size_t bytes) {
+  const SharedMemory& shared = worker.shared;
+  const auto* address = static_cast<const std::byte*>(destination);
+  if (shared.in_dynamic(destination, bytes)) return {};
+  if (shared.in_static(destination) && shared.in_static(address + bytes - 1)) return {};
+  if (std::string overrun = explain_dynamic_overrun(shared, destination, bytes);
+      !overrun.empty()) {
+    return "the shared destination covers " + overrun;
+  }
+  if (find_device_allocation(destination, bytes).begin != nullptr) {
+    return "the destination " + hex(destination) +
+           " is in global memory (a device allocation); cp.async copies from global into "
+           "shared memory (a __shared__ array)";
+  }
+  if (worker.stacks != nullptr && worker.stacks->contains(destination)) {
+    return "the destination " + hex(destination) +
+           " is a local variable of the kernel; cp.async writes to shared memory (a "
+           "__shared__ array)";
+  }
+  const long long from_static = address - shared.static_begin;
+  std::string where;
+  if (from_static < 0) {
+    where = std::to_string(-from_static) + " bytes before";
+  } else {
+    where = std::to_string(from_static - static_cast<long long>(shared.static_bytes)) +
+            " bytes past the end of";
+  }
+  return "the destination " + hex(destination) +
+         " is not the block's shared memory: it lies " + where +
+         " the block's static shared memory, and outside its dynamic shared memory (" +
+         std::to_string(shared.dynamic_bytes) +
+         " bytes). cp.async writes only into a __shared__ array or the dynamic shared "
+         "memory: is the shared index far outside the tile, or the destination a "
+         "__device__ variable or a host pointer?";
+}
+
+void check_dynamic_guards(const SharedMemory& shared) {
+  if (shared.dynamic_allocation == nullptr) return;
+  const std::size_t guard = SharedMemory::kDynamicGuardBytes;
+  std::uint32_t pattern = poison::guard;
+  unsigned char expected[4];
+  std::memcpy(expected, &pattern, 4);
+  auto first_written = [&](const std::byte* band) -> long long {
+    for (std::size_t i = 0; i < guard; ++i) {
+      if (static_cast<unsigned char>(band[i]) != expected[i % 4]) return static_cast<long long>(i);
+    }
+    return -1;
+  };
+  const std::string size = std::to_string(shared.dynamic_bytes) + " bytes, as launched";
+  if (const long long at = first_written(shared.dynamic_allocation); at >= 0) {
+    throw KernelError("block " + format_index(blockIdx) + ": a thread wrote byte " +
+                          std::to_string(at - static_cast<long long>(guard)) +
+                          " of the dynamic shared memory (" + size + "): before its start",
+                      ErrorKind::shared_out_of_bounds);
+  }
+  if (const long long at = first_written(shared.dynamic_begin() + shared.dynamic_bytes); at >= 0) {
+    throw KernelError("block " + format_index(blockIdx) + ": a thread wrote byte " +
+                          std::to_string(static_cast<long long>(shared.dynamic_bytes) + at) +
+                          " of the dynamic shared memory (" + size +
+                          "): past its end. Is the launch's shared_bytes too small?",
+                      ErrorKind::shared_out_of_bounds);
+  }
+}
+
+}  // namespace wb::sim
