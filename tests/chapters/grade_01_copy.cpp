@@ -7,7 +7,9 @@
 // element loaded through cp.async and every copy waited for.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "copy.hpp"
@@ -23,13 +25,42 @@ namespace {
 
 using wb::grading::Step;
 
+// What a kernel error means in each step.
+const std::map<wb::ErrorKind, std::string> kCommonCauses = {
+    {wb::ErrorKind::destination_not_shared,
+     "the shared index of a cp.async lies outside smem_tile (2048 floats, 128x16 in "
+     "smem_layout): is the row or the column of the shared element computed from the "
+     "global one?"},
+    {wb::ErrorKind::too_many_copies,
+     "a loop that never ends: does each loop advance its index (`row += kThreadRows`, "
+     "not `row + kThreadRows`)?"},
+    {wb::ErrorKind::misaligned,
+     "wb::cp_async copies sizeof(float) = 4 bytes: both addresses must be multiples of 4; "
+     "is an address cast from a byte offset?"},
+};
+
+std::map<wb::ErrorKind, std::string> causes_with(wb::ErrorKind kind, std::string cause) {
+  std::map<wb::ErrorKind, std::string> causes = kCommonCauses;
+  causes[kind] = std::move(cause);
+  return causes;
+}
+
 const Step kStep1{1, 1, "copy the tile through shared memory", "chapters/01_copy/copy.cu",
                   "each thread issues one wb::cp_async per element of its part of the tile, "
                   "waits with wb::cp_async_wait_all(), then __syncthreads() lets the block "
-                  "read the whole tile"};
+                  "read the whole tile",
+                  causes_with(wb::ErrorKind::source_out_of_bounds,
+                              "a global index outside the block's tile: step 1 has no partial "
+                              "tiles, so a read past the array means the row (0 to 127) or "
+                              "column (0 to 15) of an element leaves the tile. Does each loop "
+                              "stop at kTileRows and kTileCols, and start at thread_coord?")};
 const Step kStep2{1, 2, "copy arrays of any shape", "chapters/01_copy/copy.cu",
                   "the same copies as in step 1, each only if its element lies inside the "
-                  "array: row < valid_rows and col < valid_cols"};
+                  "array: row < valid_rows and col < valid_cols",
+                  causes_with(wb::ErrorKind::source_out_of_bounds,
+                              "the copy reads past the end of the input: is the copy missing "
+                              "a bounds check (row < valid_rows, col < valid_cols) for the "
+                              "last, partial tile?")};
 
 using CopyFunction = void (*)(const float*, float*, int, int);
 
@@ -48,13 +79,15 @@ void grade_copy(const Step& step, CopyFunction copy, int rows, int cols,
   try {
     copy(gmem_in.data(), gmem_out.data(), rows, cols);
     wb::synchronize();
-  } catch (const std::exception& error) {
-    ADD_FAILURE() << where << "the kernel failed: " << error.what() << "\n" << step.hint_line();
+  } catch (const wb::Error& error) {
+    ADD_FAILURE() << where << "the kernel failed: " << error.what() << "\n"
+                  << step.cause_line(error.kind()) << step.hint_line();
     return;
   }
 #if WB_BACKEND_SIM
   const wb::sim::LaunchStats stats = wb::sim::last_launch_stats();
-  const ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, count);
+  ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, count);
+  if (technique) technique = wb::grading::waited_once_per_thread(stats);
 #endif
 
   const std::vector<double> expected(input.begin(), input.end());
@@ -64,7 +97,11 @@ void grade_copy(const Step& step, CopyFunction copy, int rows, int cols,
       gmem_out.download(), expected, {rows, cols, ch01::kTileRows, ch01::kTileCols}, options);
   std::string note;
 #if WB_BACKEND_SIM
-  if (!same && stats.cp_async_ops() == 0) note = "No cp.async was issued at all.\n";
+  if (!same && stats.cp_async_ops() == 0) {
+    note = "No cp.async was issued at all: nothing was copied into shared memory (is the "
+           "TODO still empty?).\n";
+  }
+  note += wb::grading::simulator_notes(stats);
 #endif
   // Stores outside the output first: they also explain the wrong elements they cause.
   if (const auto guards = gmem_out.guards_intact(); !guards) {

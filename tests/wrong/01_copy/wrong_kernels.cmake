@@ -24,7 +24,7 @@ wb_wrong_kernel(plain_loads
 wb_wrong_kernel(out_of_bounds_tail
   FIND "col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows;"
   REPLACE "col < kTileCols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < kTileRows;"
-  EXPECT "step 2.*past its end.*bounds check")
+  EXPECT "step 2.*past its end.*missing a bounds check")
 
 wb_wrong_kernel(unguarded_store
   FIND "    if (element.row < valid_rows && element.col < valid_cols) {\n      gmem_tile_out"
@@ -35,3 +35,23 @@ wb_wrong_kernel(grid_rounded_down
   FIND "const dim3 grid((rows + kTileRows - 1) / kTileRows, (cols + kTileCols - 1) / kTileCols);"
   REPLACE "const dim3 grid(rows / kTileRows > 0 ? rows / kTileRows : 1, cols / kTileCols > 0 ? cols / kTileCols : 1);"
   EXPECT "step 2.*never written")
+
+wb_wrong_kernel(index_leaves_the_tile
+  FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
+  REPLACE "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(tile_row + row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
+  EXPECT "step 1.*past its end.*a global index outside the block's tile")
+
+wb_wrong_kernel(copy_without_end
+  FIND "    for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {"
+  REPLACE "    for (int row = thread_coord.row; row < kTileRows; row + kThreadRows) {"
+  EXPECT "step 1.*issued 4096 copies.*a loop that never ends")
+
+wb_wrong_kernel(wait_after_every_copy
+  FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
+  REPLACE "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n      wb::cp_async_wait_all();\n    }\n  }\n  __syncthreads();\n  //! [step 1 hole]"
+  EXPECT "step 1.*8 waits per thread for 8 copies.*then wait once")
+
+wb_wrong_kernel(shared_destination_outside_the_tile
+  FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
+  REPLACE "      wb::cp_async(&smem_tile[gmem_layout(tile_row + row, tile_col + col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
+  EXPECT "step 1.*not the block's shared memory.*outside smem_tile")

@@ -2,7 +2,10 @@
 // learner is and what to do next.
 #pragma once
 
+#include <map>
 #include <string>
+
+#include "wb/error.hpp"
 
 namespace wb::grading {
 
@@ -12,6 +15,16 @@ struct Step {
   std::string title;  // "copy the tile through shared memory"
   std::string file;   // the learner's file: "chapters/01_copy/copy.cu"
   std::string hint;   // one or two sentences that point at the usual way to do it
+  // What this step can have got wrong when the kernel fails with a given kind of error
+  // (the same out-of-bounds read is "an index outside the tile" in a step without
+  // partial tiles and "a missing bounds check" in one with them).
+  std::map<ErrorKind, std::string> causes = {};
+
+  // "Likely cause: ...\n" for a kernel error of this kind, or "" if the step has none.
+  std::string cause_line(ErrorKind kind) const {
+    const auto found = causes.find(kind);
+    return found == causes.end() ? std::string() : "Likely cause: " + found->second + "\n";
+  }
 
   // "Chapter 1, step 1 (copy the tile through shared memory)"
   std::string heading() const {
