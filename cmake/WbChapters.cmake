@@ -55,10 +55,10 @@ endfunction()
 
 # Inside a WRONG file: a known-wrong kernel made from the solution by replacing FIND
 # (every occurrence) with REPLACE, which the sim grader must reject with a report that
-# matches EXPECT. A FIND that the solution no longer contains stops the configure, so
+# matches EXPECT (ENVIRONMENT: variables for that run, such as a short WB_STEP_TIMEOUT). A FIND that the solution no longer contains stops the configure, so
 # the list cannot drift from the solution unnoticed.
 function(wb_wrong_kernel name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "FILE;FIND;REPLACE;EXPECT" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "FILE;FIND;REPLACE;EXPECT" "ENVIRONMENT")
   if(NOT arg_FILE)
     list(GET chapter_kernels 0 arg_FILE)
   endif()
@@ -95,7 +95,8 @@ function(wb_wrong_kernel name)
     COMMAND ${CMAKE_COMMAND} "-DGRADER=$<TARGET_FILE:grade_chapter${chapter_number}_wrong_${name}_sim>"
             "-DEXPECT=${arg_EXPECT}" "-DWHAT=the known-wrong kernel ${name}"
             -P "${WB_EXPECT_REJECTION}")
-  set_tests_properties(selftest.chapter${chapter_number}.rejects_${name} PROPERTIES LABELS "selftest")
+  set_tests_properties(selftest.chapter${chapter_number}.rejects_${name} PROPERTIES
+    LABELS "selftest" ENVIRONMENT "${arg_ENVIRONMENT}")
 endfunction()
 
 function(wb_add_chapter number folder)

@@ -7,25 +7,32 @@
 // table of the steps and the first failure's message in full. The exit code is 0 only
 // when every step passed (a skipped step is not a pass).
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cctype>
+#include <chrono>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "wb/grading/random.hpp"
 #include "wb/wb.cuh"
 
 namespace {
 
-// A failure message without GoogleTest's trace of SCOPED_TRACE sites: the graders'
-// messages already say where they stand.
+// A failure message without GoogleTest's trace of SCOPED_TRACE sites, nor the bare
+// "Failed" that ADD_FAILURE puts first: the graders' messages say where they stand.
 std::string without_trace(const std::string& message) {
-  return message.substr(0, message.find("\nGoogle Test trace:"));
+  std::string text = message.substr(0, message.find("\nGoogle Test trace:"));
+  if (text.rfind("Failed\n", 0) == 0) text.erase(0, 7);
+  return text;
 }
 
 // Records the first failure (or the skip) of the test running in this process.
@@ -57,14 +64,16 @@ std::string step_title(const std::string& test_name) {
   return title;
 }
 
-void write_all(int fd, const std::string& text) {
+void write_all(int fd, const void* data, std::size_t size) {
+  const auto* bytes = static_cast<const char*>(data);
   std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+  while (done < size) {
+    const ssize_t n = write(fd, bytes + done, size - done);
     if (n <= 0) return;
     done += static_cast<std::size_t>(n);
   }
 }
+void write_all(int fd, const std::string& text) { write_all(fd, text.data(), text.size()); }
 
 std::string read_all(int fd) {
   std::string text;
@@ -73,61 +82,238 @@ std::string read_all(int fd) {
   return text;
 }
 
+// ---------------------------------------------------------------------------------
+// The child's side: one step, its verdict written on a pipe as "P", "S<message>",
+// "F<message>", or, from a signal handler, "C" followed by a CrashRecord.
+
+int verdict_fd = -1;
+
+struct CrashRecord {
+  int signal_number = 0;
+  std::uint64_t seed = 0;
+#if WB_BACKEND_SIM
+  wb::sim::CrashContext context;
+#endif
+};
+
+void on_crash(int signal_number) {
+  CrashRecord record;
+  record.signal_number = signal_number;
+  record.seed = wb::grading::last_seed();
+#if WB_BACKEND_SIM
+  record.context = wb::sim::crash_context();
+#endif
+  write_all(verdict_fd, "C", 1);
+  write_all(verdict_fd, &record, sizeof record);
+  _exit(128 + signal_number);
+}
+
+// Fiber stacks are small: the handler runs on a stack of its own, so that a stack
+// overflow is reported too.
+void install_crash_handlers() {
+  static std::vector<char> handler_stack(1 << 16);
+  stack_t stack{};
+  stack.ss_sp = handler_stack.data();
+  stack.ss_size = handler_stack.size();
+  sigaltstack(&stack, nullptr);
+  struct sigaction action{};
+  action.sa_handler = on_crash;
+  action.sa_flags = SA_ONSTACK | SA_RESETHAND;
+  for (int signal_number : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
+    sigaction(signal_number, &action, nullptr);
+  }
+}
+
+// At the time limit, says what is still running and ends the process.
+void start_watchdog(unsigned timeout_seconds) {
+  std::thread([timeout_seconds] {
+    std::this_thread::sleep_for(std::chrono::seconds(timeout_seconds));
+    std::string message = "did not finish within " + std::to_string(timeout_seconds) +
+                          " s (WB_STEP_TIMEOUT sets the limit). ";
+#if WB_BACKEND_SIM
+    const std::string running = wb::sim::describe_running_blocks();
+    message += running.empty()
+                   ? "No kernel is running: the host code of the step loops?"
+                   : "A loop that never ends, or a thread that waits for another (a spin on "
+                     "a flag, which the simulator cannot run)? Still running:\n" + running;
+#else
+    message += "On the GPU: a loop that never ends, or threads that wait for each other. "
+               "The simulator's check of this step names the threads and their lines.";
+#endif
+    write_all(verdict_fd, "F" + message);
+    _exit(1);
+  }).detach();
+}
+
+// What a step may use: a kernel that allocates without end must fail, not take the
+// learner's machine down. Only in the simulator (the GPU driver reserves far more
+// address space than it uses) and not under AddressSanitizer (which does too).
+void bound_memory() {
+#if WB_BACKEND_SIM && !defined(__SANITIZE_ADDRESS__)
+  const char* text = std::getenv("WB_STEP_MEMORY_MB");
+  const unsigned long long megabytes = text != nullptr ? std::strtoull(text, nullptr, 10) : 4096;
+  const rlimit limit{megabytes << 20, megabytes << 20};
+  setrlimit(RLIMIT_AS, &limit);
+#endif
+}
+
+[[noreturn]] void run_child(const std::string& full_name, unsigned timeout_seconds, int output_fd) {
+  dup2(output_fd, STDOUT_FILENO);
+  dup2(output_fd, STDERR_FILENO);
+  install_crash_handlers();
+  bound_memory();
+  start_watchdog(timeout_seconds);
+  GTEST_FLAG_SET(filter, full_name);
+  auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+  delete listeners.Release(listeners.default_result_printer());
+  auto* first = new FirstFailure;
+  listeners.Append(first);
+  const int status = RUN_ALL_TESTS();
+  const int ran = ::testing::UnitTest::GetInstance()->test_to_run_count();
+  std::string verdict;
+  if (ran != 1) {
+    verdict = "Fthe harness ran " + std::to_string(ran) + " tests for " + full_name +
+              " instead of exactly one (a disabled test, or a filter that matches none): "
+              "this step was not graded";
+  } else if (!first->failure().empty()) {
+    verdict = "F" + first->failure();
+  } else if (!first->skip().empty()) {
+    verdict = "S" + first->skip();
+  } else {
+    verdict = status == 0 ? "P" : "Fthe test failed without a message";
+  }
+  write_all(verdict_fd, verdict);
+  std::fflush(nullptr);
+  _exit(status);
+}
+
+// ---------------------------------------------------------------------------------
+// The parent's side.
+
 struct Outcome {
   enum { passed, failed, skipped, crashed } status;
   std::string message;
+  std::string output;  // what the step printed (the simulator's warnings, a printf)
 };
 
-// Runs one test in a child process; its verdict and first message come back on a pipe
-// as "P", "S<message>" or "F<message>".
-Outcome run_isolated(const std::string& full_name, unsigned timeout_seconds) {
+std::string describe_crash(const CrashRecord& record, const std::string& full_name,
+                           const char* program) {
+  std::string text = std::string("crashed with signal ") + strsignal(record.signal_number);
+#if WB_BACKEND_SIM
+  const wb::sim::CrashContext& context = record.context;
+  if (context.in_kernel) {
+    text += " in block " + wb::sim::format_index(context.block) + ", thread " +
+            wb::sim::format_index(context.thread);
+    const std::string access = wb::sim::source_line_of(context.access_pc);
+    if (!access.empty() && (context.access_is_latest || context.last_seen_file == nullptr)) {
+      char address[32];
+      std::snprintf(address, sizeof address, "%p", context.access_address);
+      text += ", at " + access + ": its last memory access, " +
+              (context.access_write ? "a store" : "a load") + " of " +
+              std::to_string(context.access_bytes) + " bytes at " + address;
+    } else if (context.last_seen_file != nullptr) {
+      text += ", after " + std::string(context.last_seen_file) + ":" +
+              std::to_string(context.last_seen_line);
+    }
+    text += ". An index far out of range, or a pointer that is not device memory?";
+  } else {
+    text += " outside a kernel (in the host code of the step, or a heap that a kernel "
+            "overran earlier).";
+  }
+#else
+  text += ". On the GPU a kernel that fails reports an error instead: this crash is in "
+          "host code.";
+#endif
+  text += "\nThe data had WB_SEED=" + std::to_string(record.seed) +
+          ". To re-run this step alone under a debugger:\n  WB_SEED=" +
+          std::to_string(record.seed) + " gdb --args " + program +
+          " --gtest_filter=" + full_name;
+  return text;
+}
+
+// Runs one test in a child process, showing on a terminal that it is still running.
+Outcome run_isolated(const std::string& full_name, unsigned timeout_seconds,
+                     const std::string& title, const char* program) {
   int channel[2];
-  if (pipe(channel) != 0) return {Outcome::crashed, "cannot create a pipe"};
+  if (pipe(channel) != 0) return {Outcome::crashed, "cannot create a pipe", ""};
+  char output_path[] = "/tmp/wb-step-XXXXXX";
+  const int output_fd = mkstemp(output_path);
+  if (output_fd < 0) return {Outcome::crashed, "cannot create a temporary file", ""};
+  unlink(output_path);
   std::fflush(nullptr);
   const pid_t child = fork();
   if (child == 0) {
     close(channel[0]);
-    alarm(timeout_seconds);
-    GTEST_FLAG_SET(filter, full_name);
-    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
-    delete listeners.Release(listeners.default_result_printer());
-    auto* first = new FirstFailure;
-    listeners.Append(first);
-    const int status = RUN_ALL_TESTS();
-    std::string verdict = !first->failure().empty() ? "F" + first->failure()
-                          : !first->skip().empty()  ? "S" + first->skip()
-                          : status == 0             ? "P"
-                                                    : "Fthe test failed without a message";
-    write_all(channel[1], verdict);
-    std::fflush(nullptr);
-    _exit(status);
+    verdict_fd = channel[1];
+    run_child(full_name, timeout_seconds, output_fd);
   }
   close(channel[1]);
-  const std::string verdict = read_all(channel[0]);
+  const bool terminal = isatty(STDOUT_FILENO) != 0;
+  const auto start = std::chrono::steady_clock::now();
+  std::string verdict;
+  pollfd reading{channel[0], POLLIN, 0};
+  for (;;) {
+    const int ready = poll(&reading, 1, 1000);
+    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
+                             std::chrono::steady_clock::now() - start).count();
+    if (ready > 0) {
+      char buffer[4096];
+      const ssize_t n = read(channel[0], buffer, sizeof buffer);
+      if (n <= 0) break;
+      verdict.append(buffer, static_cast<std::size_t>(n));
+      continue;
+    }
+    if (terminal && seconds >= 2) {
+      std::printf("\r  %-44s running, %lld s", title.c_str(), static_cast<long long>(seconds));
+      std::fflush(stdout);
+    }
+    if (seconds > static_cast<long long>(timeout_seconds) + 10) {  // the watchdog failed
+      kill(child, SIGKILL);
+      break;
+    }
+  }
+  if (terminal) std::printf("\r%-70s\r", "");
   close(channel[0]);
   int status = 0;
   waitpid(child, &status, 0);
-  if (WIFSIGNALED(status)) {
-    const int signal_number = WTERMSIG(status);
-    if (signal_number == SIGALRM) {
-      return {Outcome::crashed,
-              "did not finish within " + std::to_string(timeout_seconds) +
-                  " s: a deadlock (a __syncthreads() that not every thread reaches, on the "
-                  "GPU) or an endless loop?"};
-    }
-    return {Outcome::crashed, std::string("crashed with signal ") + strsignal(signal_number) +
-                                  ": a wild pointer, an index far out of range, or a stack "
-                                  "overflow in the kernel?"};
+  lseek(output_fd, 0, SEEK_SET);
+  const std::string output = read_all(output_fd);
+  close(output_fd);
+  if (!verdict.empty() && verdict[0] == 'C' && verdict.size() >= 1 + sizeof(CrashRecord)) {
+    CrashRecord record;
+    std::memcpy(&record, verdict.data() + 1, sizeof record);
+    return {Outcome::crashed, describe_crash(record, full_name, program), output};
   }
-  if (verdict.empty()) return {Outcome::crashed, "ended without a verdict"};
-  if (verdict[0] == 'P') return {Outcome::passed, ""};
-  if (verdict[0] == 'S') return {Outcome::skipped, verdict.substr(1)};
-  return {Outcome::failed, verdict.substr(1)};
+  if (WIFSIGNALED(status) && verdict.empty()) {
+    return {Outcome::crashed,
+            std::string("was killed by signal ") + strsignal(WTERMSIG(status)) +
+                " without a report (out of memory? WB_STEP_MEMORY_MB bounds a step)",
+            output};
+  }
+  if (verdict.empty()) return {Outcome::crashed, "ended without a verdict", output};
+  if (verdict[0] == 'P') return {Outcome::passed, "", output};
+  if (verdict[0] == 'S') return {Outcome::skipped, verdict.substr(1), output};
+  return {Outcome::failed, verdict.substr(1), output};
 }
 
-int report() {
+// The step's own output, indented under its line: at most a few lines of it.
+void print_output(const std::string& output) {
+  constexpr int kMaxLines = 8;
+  int lines = 0;
+  std::size_t at = 0;
+  while (at < output.size() && lines < kMaxLines) {
+    const std::size_t end = output.find('\n', at);
+    std::printf("      | %s\n", output.substr(at, end - at).c_str());
+    ++lines;
+    at = end == std::string::npos ? output.size() : end + 1;
+  }
+  if (at < output.size()) std::printf("      | ... (more output cut)\n");
+}
+
+int report(const char* program) {
   const char* timeout_text = std::getenv("WB_STEP_TIMEOUT");
-  const unsigned timeout = timeout_text ? static_cast<unsigned>(std::atoi(timeout_text)) : 300;
+  // The references take about a second a step; twenty leave room for slow machines.
+  const unsigned timeout = timeout_text ? static_cast<unsigned>(std::atoi(timeout_text)) : 20;
   std::printf("Steps, each in a process of its own, on the %s:\n", wb::backend_name());
   const ::testing::UnitTest& unit = *::testing::UnitTest::GetInstance();
   int passed = 0, total = 0;
@@ -137,10 +323,11 @@ int report() {
     for (int j = 0; j < suite.total_test_count(); ++j) {
       const ::testing::TestInfo& test = *suite.GetTestInfo(j);
       const std::string name = std::string(suite.name()) + "." + test.name();
-      const Outcome outcome = run_isolated(name, timeout);
-      static const char* const words[] = {"passed", "FAILED", "SKIPPED", "FAILED"};
       const std::string title = step_title(test.name());
+      const Outcome outcome = run_isolated(name, timeout, title, program);
+      static const char* const words[] = {"passed", "FAILED", "SKIPPED", "FAILED"};
       std::printf("  %-44s %s\n", title.c_str(), words[outcome.status]);
+      print_output(outcome.output);
       ++total;
       if (outcome.status == Outcome::passed) {
         ++passed;
@@ -153,7 +340,7 @@ int report() {
   if (!first_message.empty()) {
     std::printf("\nFirst problem, %s:\n%s\n", first_name.c_str(), first_message.c_str());
   }
-  std::printf("\n%d of %d steps pass.\n", passed, total);
+  std::printf("\n%d of %d steps pass on the %s.\n", passed, total, wb::backend_name());
   return passed == total && total > 0 ? 0 : 1;
 }
 
@@ -162,7 +349,7 @@ int report() {
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--wb-report") == 0) return report();
+    if (std::strcmp(argv[i], "--wb-report") == 0) return report(argv[0]);
     if (std::strcmp(argv[i], "--wb-probe-gpu") == 0) {
       std::string reason;
       const bool present = wb::backend == wb::Backend::cuda && wb::gpu_available(&reason);

@@ -40,7 +40,7 @@ namespace wb::grading {
   return ::testing::AssertionFailure()
          << per_thread(stats.waits) << " waits per thread for " << per_thread(stats.cp_async_ops())
          << " copies, with " << in_flight
-         << " copies in flight at a wait on average: a wait after each copy keeps one copy in "
+         << " of them in flight at a wait on average: a wait after each copy keeps one copy in "
             "flight at a time, which is what cp.async is meant to avoid. Issue all of a "
             "thread's copies, then wait once.";
 }

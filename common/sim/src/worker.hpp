@@ -171,9 +171,6 @@ void print_warnings(const LaunchStats& stats);
 [[noreturn]] void fail_without_unwinding(const std::string& place, const std::string& what,
                                          ErrorKind kind);
 
-// "(x,y,z)"
-std::string format_index(const uint3& index);
-
 // The device allocation starting at or below `pointer`, whatever its size.
 Allocation device_allocation_below(const void* pointer);
 // Every device allocation, sorted by address (for a launch's snapshot).

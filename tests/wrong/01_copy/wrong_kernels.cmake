@@ -55,3 +55,14 @@ wb_wrong_kernel(shared_destination_outside_the_tile
   FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
   REPLACE "      wb::cp_async(&smem_tile[gmem_layout(tile_row + row, tile_col + col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
   EXPECT "step 1.*not the block's shared memory.*outside smem_tile")
+
+wb_wrong_kernel(store_loop_without_end
+  FIND "  for (int index = threadIdx.x; index < smem_layout.size(); index += kThreads) {\n    const wb::Coord element = smem_layout.coord(index);\n    gmem_tile_out"
+  REPLACE "  for (int index = threadIdx.x; index < smem_layout.size(); index + kThreads) {\n    const wb::Coord element = smem_layout.coord(index);\n    gmem_tile_out"
+  ENVIRONMENT WB_STEP_TIMEOUT=3
+  EXPECT "step 1.*did not finish within 3 s.*block \\([0-9]+,[0-9]+,0\\): thread .* is still running, last seen at [^ ]*copy.cu:[0-9]+")
+
+wb_wrong_kernel(store_far_out_of_bounds
+  FIND "    gmem_tile_out[gmem_layout(element.row, element.col)] =\n        smem_tile[smem_layout(element.row, element.col)];\n  }\n}\n//! [step 1 kernel]"
+  REPLACE "    gmem_tile_out[gmem_layout(element.row, element.col) + (1 << 30)] =\n        smem_tile[smem_layout(element.row, element.col)];\n  }\n}\n//! [step 1 kernel]"
+  EXPECT "step 1.*crashed with signal Segmentation fault in block \\([0-9]+,[0-9]+,0\\), thread \\([0-9]+,0,0\\), at [^ ]*copy.cu:[0-9]+: its last memory access, a store.*WB_SEED=[0-9]+ gdb --args")

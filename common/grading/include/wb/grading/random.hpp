@@ -12,6 +12,10 @@ namespace wb::grading {
 
 std::uint64_t fresh_seed();
 
+// The seed fresh_seed() returned last in this process (0 before the first), for the
+// report of a step that crashed: re-running with WB_SEED=<it> replays the same data.
+std::uint64_t last_seed();
+
 // `count` floats uniform in [-1, 1), never exactly zero, so an unwritten zero shows.
 std::vector<float> random_floats(std::size_t count, std::uint64_t seed);
 

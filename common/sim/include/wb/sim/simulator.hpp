@@ -133,6 +133,9 @@ struct CrashContext {
 };
 CrashContext crash_context();
 
+// "(x,y,z)"
+std::string format_index(const uint3& index);
+
 // "copy.cu:53" for a code address of a kernel, or "" (asks addr2line: not for signal
 // handlers).
 std::string source_line_of(const void* code_address);
