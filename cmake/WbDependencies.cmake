@@ -23,6 +23,14 @@ if(WB_BACKEND STREQUAL "auto" OR WB_BACKEND STREQUAL "cuda")
     enable_language(CUDA)
     find_package(CUDAToolkit REQUIRED)
     list(APPEND WB_BACKENDS cuda)
+    # Whether a GPU answers here: check-chapterN then grades on it too.
+    execute_process(COMMAND nvidia-smi -L RESULT_VARIABLE gpu_status
+                    OUTPUT_VARIABLE gpu_list ERROR_QUIET)
+    set(WB_GPU_PRESENT OFF)
+    if(gpu_status EQUAL 0 AND gpu_list MATCHES "GPU")
+      set(WB_GPU_PRESENT ON)
+    endif()
+    message(STATUS "wb: a GPU answers here: ${WB_GPU_PRESENT}")
   elseif(WB_BACKEND STREQUAL "cuda")
     message(FATAL_ERROR
       "WB_BACKEND=cuda but no CUDA compiler (nvcc) was found. Install the CUDA Toolkit "
@@ -45,7 +53,8 @@ if(NOT GTest_FOUND)
 endif()
 
 if("sim" IN_LIST WB_BACKENDS)
-  find_package(Boost 1.69 QUIET COMPONENTS context)
+  # CONFIG mode: Boost's own package files (FindBoost is deprecated since CMake 3.30).
+  find_package(Boost 1.69 CONFIG QUIET COMPONENTS context)
   if(Boost_FOUND)
     set(WB_SIM_FIBERS "Boost.Context")
   else()

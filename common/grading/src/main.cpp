@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <thread>
@@ -97,6 +98,11 @@ struct CrashRecord {
 };
 
 void on_crash(int signal_number) {
+  // Two workers may crash at once: the first one reports, the others wait for the end.
+  static std::atomic<bool> reported{false};
+  if (reported.exchange(true)) {
+    for (;;) pause();
+  }
   CrashRecord record;
   record.signal_number = signal_number;
   record.seed = wb::grading::last_seed();
@@ -118,7 +124,7 @@ void install_crash_handlers() {
   sigaltstack(&stack, nullptr);
   struct sigaction action{};
   action.sa_handler = on_crash;
-  action.sa_flags = SA_ONSTACK | SA_RESETHAND;
+  action.sa_flags = SA_ONSTACK;  // not SA_RESETHAND: a second crashing thread must wait
   for (int signal_number : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
     sigaction(signal_number, &action, nullptr);
   }

@@ -13,8 +13,8 @@
 //
 // A copy may read fewer bytes than it writes (`src_bytes`): the rest of the destination
 // is zero-filled, which is how a tile at the edge of an array pads itself.
-// Both addresses must be aligned to the copy size. On a GPU older than sm_80 the copies
-// run synchronously (the launch prints a one-time notice).
+// Both addresses must be aligned to the copy size. cp.async needs sm_80 or newer; a
+// build for an older GPU stops with an error.
 #pragma once
 
 #include "wb/backend.hpp"
@@ -65,55 +65,39 @@ inline void cp_async(T* shared_dst, const T* global_src WB_SITE_PARAMETERS) {
 #if defined(__CUDACC__)
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-#define WB_CP_ASYNC_SYNCHRONOUS 1  // no cp.async before Ampere: copy at once
+#error "cp.async needs sm_80 (Ampere) or newer: set CMAKE_CUDA_ARCHITECTURES to 80 or above"
 #endif
 
 template <int Bytes>
 __device__ __forceinline__ void cp_async_ca(void* shared_dst, const void* global_src,
                                             int src_bytes = Bytes) {
   static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async.ca copies 4, 8 or 16 bytes");
-#if WB_CP_ASYNC_SYNCHRONOUS
-  for (int i = 0; i < Bytes; ++i) {
-    static_cast<char*>(shared_dst)[i] = i < src_bytes ? static_cast<const char*>(global_src)[i] : 0;
-  }
-#else
   const unsigned shared_address = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
   asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(shared_address),
                "l"(global_src), "n"(Bytes), "r"(src_bytes)
                : "memory");
-#endif
 }
 
 __device__ __forceinline__ void cp_async_cg(void* shared_dst, const void* global_src,
                                             int src_bytes = 16) {
-#if WB_CP_ASYNC_SYNCHRONOUS
-  cp_async_ca<16>(shared_dst, global_src, src_bytes);
-#else
   const unsigned shared_address = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address),
                "l"(global_src), "r"(src_bytes)
                : "memory");
-#endif
 }
 
 __device__ __forceinline__ void cp_async_commit() {
-#if !WB_CP_ASYNC_SYNCHRONOUS
   asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
 }
 
 template <int PendingGroups>
 __device__ __forceinline__ void cp_async_wait() {
   static_assert(PendingGroups >= 0, "cp_async_wait<N> takes N >= 0");
-#if !WB_CP_ASYNC_SYNCHRONOUS
   asm volatile("cp.async.wait_group %0;\n" ::"n"(PendingGroups) : "memory");
-#endif
 }
 
 __device__ __forceinline__ void cp_async_wait_all() {
-#if !WB_CP_ASYNC_SYNCHRONOUS
   asm volatile("cp.async.wait_all;\n" ::: "memory");
-#endif
 }
 
 template <class T>

@@ -55,20 +55,7 @@ void fill_device_words(void* destination, std::size_t bytes, std::uint32_t patte
   WB_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-void check_launch() {
-  static std::once_flag notice;
-  std::call_once(notice, [] {
-    int device = 0, major = 0;
-    if (cudaGetDevice(&device) == cudaSuccess &&
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) == cudaSuccess &&
-        major < 8) {
-      std::fprintf(stderr,
-                   "[wb] notice: this GPU is older than sm_80 and has no cp.async; the "
-                   "workbook's async copies run as ordinary synchronous copies here.\n");
-    }
-  });
-  WB_CUDA_CHECK(cudaGetLastError());
-}
+void check_launch() { WB_CUDA_CHECK(cudaGetLastError()); }
 
 void raise_shared_limit(const void* kernel, std::size_t shared_bytes) {
   WB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
