@@ -55,7 +55,8 @@ endif()
 if("sim" IN_LIST WB_BACKENDS)
   # CONFIG mode: Boost's own package files (FindBoost is deprecated since CMake 3.30).
   find_package(Boost 1.69 CONFIG QUIET COMPONENTS context)
-  if(Boost_FOUND)
+  # A Boost install without the compiled context library still has a BoostConfig.
+  if(Boost_FOUND AND TARGET Boost::context)
     set(WB_SIM_FIBERS "Boost.Context")
   else()
     set(WB_SIM_FIBERS "ucontext")
