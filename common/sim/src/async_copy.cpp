@@ -30,26 +30,35 @@ ThreadState& require_thread(const char* what, const char* file, int line) {
   return *thread;
 }
 
-// Why `source` is not a readable range of device memory, in a learner's words.
-std::string explain_bad_source(const void* source, int bytes) {
+// Why `source` is not a readable range of device memory, in a learner's words, and
+// which kind of mistake that is.
+struct BadSource {
+  std::string message;
+  ErrorKind kind;
+};
+
+BadSource explain_bad_source(const void* source, int bytes) {
   const Allocation below = device_allocation_below(source);
   const auto* begin = static_cast<const std::byte*>(source);
   if (below.begin != nullptr && begin < below.begin + below.bytes + kDeviceAllocationGap) {
     const auto offset = begin - below.begin;
-    return "the global source " + hex(source) + " reads bytes [" + std::to_string(offset) +
-           ", " + std::to_string(offset + bytes) + ") of a device allocation of " +
-           std::to_string(below.bytes) + " bytes: past its end (element " +
-           std::to_string(offset / 4) + " of " + std::to_string(below.bytes / 4) +
-           " floats)";
+    return {"the global source " + hex(source) + " reads bytes [" + std::to_string(offset) +
+                ", " + std::to_string(offset + bytes) + ") of a device allocation of " +
+                std::to_string(below.bytes) + " bytes: past its end (element " +
+                std::to_string(offset / 4) + " of " + std::to_string(below.bytes / 4) +
+                " floats)",
+            ErrorKind::source_out_of_bounds};
   }
   if (current_thread() != nullptr && current_thread()->worker->stacks != nullptr &&
       current_thread()->worker->stacks->contains(source)) {
-    return "the global source " + hex(source) +
-           " is a local variable of the kernel, not device memory";
+    return {"the global source " + hex(source) +
+                " is a local variable of the kernel, not device memory",
+            ErrorKind::source_not_device};
   }
-  return "the global source " + hex(source) +
-         " is not in any device allocation (a host pointer, or an index far out of "
-         "range?)";
+  return {"the global source " + hex(source) +
+              " is not in any device allocation (a host pointer, or an index far out of "
+              "range?)",
+          ErrorKind::source_not_device};
 }
 
 }  // namespace
@@ -111,11 +120,8 @@ void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_
     const Allocation* source = worker.job->allocations.around(global_src, 0);
     const auto* source_begin = static_cast<const std::byte*>(global_src);
     if (source == nullptr || source_begin + src_bytes > source->begin + source->bytes) {
-      const bool past_end = device_allocation_below(global_src).begin != nullptr &&
-                            explain_bad_source(global_src, src_bytes).find("past its end") !=
-                                std::string::npos;
-      kernel_fail(file, line, what + explain_bad_source(global_src, src_bytes),
-                  past_end ? ErrorKind::source_out_of_bounds : ErrorKind::source_not_device);
+      const BadSource bad = explain_bad_source(global_src, src_bytes);
+      kernel_fail(file, line, what + bad.message, bad.kind);
     }
   }
   AsyncCopyQueue& queue = thread.copies;
