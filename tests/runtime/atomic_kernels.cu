@@ -190,8 +190,8 @@ Sums atomic_sums(const std::vector<int>& values, unsigned threads) {
   wb::launch(sums_kernel, dim3(blocks), dim3(threads), 0, values_device.data(), counters.data(),
              block_sums.data());
   const SumCounters c = counters.download();
-  return {c.int_sum,        c.uint_sum,        c.ull_sum,           c.float_sum,
-          c.double_sum,     c.int_difference,  c.uint_difference,   block_sums.download()};
+  return {c.int_sum,    c.uint_sum,       c.ull_sum,         c.float_sum,
+          c.double_sum, c.int_difference, c.uint_difference, block_sums.download()};
 }
 
 Exchanges atomic_exchanges(unsigned blocks, unsigned threads) {
@@ -222,8 +222,8 @@ CasSums atomic_cas_sums(const std::vector<int>& values, unsigned threads) {
   const auto values_device = uploaded(values);
   DeviceCounters<CasCounters> counters(CasCounters{});
   auto block_counts = poisoned<unsigned short>(2 * std::size_t{blocks});
-  wb::launch(cas_sums_kernel, dim3(blocks), dim3(threads), 0, values_device.data(),
-             counters.data(), block_counts.data());
+  wb::launch(cas_sums_kernel, dim3(blocks), dim3(threads), 0, values_device.data(), counters.data(),
+             block_counts.data());
   const CasCounters c = counters.download();
   return {c.int_sum, c.uint_sum, c.ull_sum, block_counts.download()};
 }

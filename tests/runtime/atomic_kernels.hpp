@@ -85,8 +85,8 @@ WrappingCounts atomic_wrapping_counters(unsigned blocks, unsigned threads, unsig
 // in shared memory, stores the partial sum, __threadfence(), then takes a ticket with
 // atomicInc; the block that takes the last ticket adds up all the partials.
 struct LastBlockSum {
-  long long total;       // as the last block computed it
-  int last_blocks;       // how many blocks found they were last (must be 1)
+  long long total;  // as the last block computed it
+  int last_blocks;  // how many blocks found they were last (must be 1)
 };
 LastBlockSum fence_then_last_block_sums(const std::vector<int>& values, unsigned threads);
 

@@ -18,7 +18,8 @@ static_assert(sizeof(float3) == 12 && alignof(float3) == 4, "float3 is 12 bytes,
 static_assert(sizeof(float4) == 16 && alignof(float4) == 16, "float4 is 16 bytes, aligned to 16");
 static_assert(sizeof(int4) == 16 && alignof(int4) == 16, "int4 is 16 bytes, aligned to 16");
 static_assert(sizeof(uint2) == 8 && alignof(uint2) == 8, "uint2 is 8 bytes, aligned to 8");
-static_assert(sizeof(double2) == 16 && alignof(double2) == 16, "double2 is 16 bytes, aligned to 16");
+static_assert(sizeof(double2) == 16 && alignof(double2) == 16,
+              "double2 is 16 bytes, aligned to 16");
 
 constexpr unsigned kThreads = 128;
 
@@ -132,8 +133,8 @@ __device__ unsigned int apply(BitIntrinsic which, unsigned int x, unsigned int y
     case BitIntrinsic::ffsll: return static_cast<unsigned int>(__ffsll(signed_wide));
     case BitIntrinsic::brev: return __brev(x);
     case BitIntrinsic::double_bits_round_trip: {
-      const auto bits = static_cast<unsigned long long>(
-          __double_as_longlong(__longlong_as_double(signed_wide)));
+      const auto bits =
+          static_cast<unsigned long long>(__double_as_longlong(__longlong_as_double(signed_wide)));
       return static_cast<unsigned int>(bits >> 32) ^ static_cast<unsigned int>(bits);
     }
   }
@@ -150,7 +151,8 @@ __global__ void bit_intrinsic_kernel(BitIntrinsic which, const unsigned int* x,
 template <class Component, class V>
 struct VectorOutput {
   static_assert(sizeof(V) % sizeof(Component) == 0, "a vector is a whole number of components");
-  explicit VectorOutput(std::size_t count) : buffer(poisoned<Component>(count * sizeof(V) / sizeof(Component))) {}
+  explicit VectorOutput(std::size_t count)
+      : buffer(poisoned<Component>(count * sizeof(V) / sizeof(Component))) {}
   V* data() { return reinterpret_cast<V*>(buffer.data()); }
   std::vector<Component> components() const { return buffer.download(); }
   wb::DeviceBuffer<Component> buffer;
@@ -168,7 +170,8 @@ MinMax<T> min_max(const std::vector<T>& a, const std::vector<T>& b) {
 }
 
 template MinMax<int> min_max(const std::vector<int>&, const std::vector<int>&);
-template MinMax<unsigned int> min_max(const std::vector<unsigned int>&, const std::vector<unsigned int>&);
+template MinMax<unsigned int> min_max(const std::vector<unsigned int>&,
+                                      const std::vector<unsigned int>&);
 template MinMax<long long> min_max(const std::vector<long long>&, const std::vector<long long>&);
 template MinMax<unsigned long long> min_max(const std::vector<unsigned long long>&,
                                             const std::vector<unsigned long long>&);
@@ -179,9 +182,8 @@ MinMax<unsigned int> min_max_mixed(const std::vector<int>& a, const std::vector<
   const auto a_device = uploaded(a);
   const auto b_device = uploaded(b);
   auto out_min = poisoned<unsigned int>(a.size()), out_max = poisoned<unsigned int>(a.size());
-  wb::launch(min_max_mixed_kernel, dim3(blocks_for(a.size())), dim3(kThreads), 0,
-             a_device.data(), b_device.data(), out_min.data(), out_max.data(),
-             static_cast<int>(a.size()));
+  wb::launch(min_max_mixed_kernel, dim3(blocks_for(a.size())), dim3(kThreads), 0, a_device.data(),
+             b_device.data(), out_min.data(), out_max.data(), static_cast<int>(a.size()));
   return {out_min.download(), out_max.download()};
 }
 
@@ -203,10 +205,9 @@ VectorComponents build_vectors(const std::vector<float>& in) {
                           uint3s.data(),  uint4s.data()};
   wb::launch(build_vectors_kernel, dim3(blocks_for(n)), dim3(kThreads), 0, in_device.data(), out,
              static_cast<int>(n));
-  return {float2s.components(), float3s.components(), float4s.components(),
-          double2s.components(), int2s.components(),  int3s.components(),
-          int4s.components(),   uint2s.components(),  uint3s.components(),
-          uint4s.components()};
+  return {float2s.components(), float3s.components(), float4s.components(), double2s.components(),
+          int2s.components(),   int3s.components(),   int4s.components(),   uint2s.components(),
+          uint3s.components(),  uint4s.components()};
 }
 
 std::vector<float> apply_float_intrinsic(FloatIntrinsic which, const std::vector<float>& a,
@@ -219,7 +220,8 @@ std::vector<float> apply_float_intrinsic(FloatIntrinsic which, const std::vector
   return out.download();
 }
 
-std::vector<unsigned int> apply_bit_intrinsic(BitIntrinsic which, const std::vector<unsigned int>& x,
+std::vector<unsigned int> apply_bit_intrinsic(BitIntrinsic which,
+                                              const std::vector<unsigned int>& x,
                                               const std::vector<unsigned int>& y) {
   const auto x_device = uploaded(x), y_device = uploaded(y);
   auto out = poisoned<unsigned int>(x.size());

@@ -59,17 +59,18 @@ enum class FloatIntrinsic {
   fdiv_rn,
   fmaf_rn,
   fmaf,
-  negate_through_int_bits,    // __int_as_float(__float_as_int(a) ^ sign bit)
-  abs_through_uint_bits,      // __uint_as_float(__float_as_uint(a) & ~sign bit)
-  float2int_rn,               // as a float
-  float2int_rz,               // as a float
+  negate_through_int_bits,  // __int_as_float(__float_as_int(a) ^ sign bit)
+  abs_through_uint_bits,    // __uint_as_float(__float_as_uint(a) & ~sign bit)
+  float2int_rn,             // as a float
+  float2int_rz,             // as a float
 };
 std::vector<float> apply_float_intrinsic(FloatIntrinsic which, const std::vector<float>& a,
                                          const std::vector<float>& b, const std::vector<float>& c);
 
 // The bit intrinsics, each applied to x (and, for the 64-bit ones, to x << 32 | y).
 enum class BitIntrinsic { popc, popcll, clz, clzll, ffs, ffsll, brev, double_bits_round_trip };
-std::vector<unsigned int> apply_bit_intrinsic(BitIntrinsic which, const std::vector<unsigned int>& x,
+std::vector<unsigned int> apply_bit_intrinsic(BitIntrinsic which,
+                                              const std::vector<unsigned int>& x,
                                               const std::vector<unsigned int>& y);
 
 }  // namespace surface_test

@@ -134,7 +134,8 @@ auto for_format(Format format, Run&& run) {
 
 Narrowed narrow(Format format, const std::vector<float>& values) {
   const auto values_device = uploaded(values);
-  auto plain = poisoned<unsigned short>(values.size()), rn = poisoned<unsigned short>(values.size());
+  auto plain = poisoned<unsigned short>(values.size()),
+       rn = poisoned<unsigned short>(values.size());
   for_format(format, [&](auto type) {
     wb::launch(narrow_kernel<decltype(type)>, dim3(blocks_for(values.size())), dim3(kThreads), 0,
                values_device.data(), plain.data(), rn.data(), static_cast<int>(values.size()));

@@ -23,7 +23,19 @@ std::vector<float> widen(Format format, const std::vector<std::uint16_t>& bits);
 
 // The arithmetic of the format on a[i], b[i], c[i] (bit patterns) in a kernel, each
 // result as bits: the intrinsics, the operators, and the paired (x2) intrinsics.
-enum class Operation { hadd, hsub, hmul, hdiv, hfma, plus, times, hadd2_low, hfma2_high, hneg, habs };
+enum class Operation {
+  hadd,
+  hsub,
+  hmul,
+  hdiv,
+  hfma,
+  plus,
+  times,
+  hadd2_low,
+  hfma2_high,
+  hneg,
+  habs
+};
 std::vector<std::uint16_t> apply(Format format, Operation operation,
                                  const std::vector<std::uint16_t>& a,
                                  const std::vector<std::uint16_t>& b,

@@ -53,7 +53,9 @@ __global__ void fill_cold_buffer(float* cold, std::size_t count, std::size_t str
     const std::size_t sample = i / stride;
     float value = 0.0f;
     if (i % stride == 0 && sample < samples) value = older[sample];
-    if (i % stride == 0 && sample >= samples && sample < 2 * samples) value = newer[sample - samples];
+    if (i % stride == 0 && sample >= samples && sample < 2 * samples) {
+      value = newer[sample - samples];
+    }
     cold[i] = value;
   }
 }

@@ -29,8 +29,8 @@ using wb::poison::Kind;
 using wb::poison::kKinds;
 
 using FloatingTypes = ::testing::Types<float, double, __half, __nv_bfloat16>;
-using AllTypes = ::testing::Types<float, double, __half, __nv_bfloat16, std::int32_t,
-                                  std::uint32_t, std::int64_t, std::uint64_t>;
+using AllTypes = ::testing::Types<float, double, __half, __nv_bfloat16, std::int32_t, std::uint32_t,
+                                  std::int64_t, std::uint64_t>;
 
 struct TypeNames {
   template <class T>
@@ -136,7 +136,8 @@ TYPED_TEST(FloatingPoison, ArithmeticSignAndQuietBitsDoNotHideTheKind) {
     const auto flipped = static_cast<typename Traits::Bits>(Traits::pattern(kind) ^ Traits::kFree);
     TypeParam value;
     std::memcpy(static_cast<void*>(&value), &flipped, sizeof value);
-    EXPECT_EQ(wb::poison::kind_of(value), kind) << wb::poison::name(kind) << ", sign and quiet bit flipped";
+    EXPECT_EQ(wb::poison::kind_of(value), kind)
+        << wb::poison::name(kind) << ", sign and quiet bit flipped";
   }
 }
 
@@ -163,7 +164,8 @@ TEST(BFloat16Poison, IsAQuietNaNOfBFloat16) {
 TEST(DoublePoison, TwoFloatWordsAreRecognisedAsTheirKind) {
   for (Kind kind : kKinds) {
     // What a double read finds where the simulator poisoned a float word at a time.
-    const std::uint64_t two_words = std::uint64_t{wb::poison::word(kind)} << 32 | wb::poison::word(kind);
+    const std::uint64_t two_words =
+        std::uint64_t{wb::poison::word(kind)} << 32 | wb::poison::word(kind);
     double value;
     std::memcpy(&value, &two_words, sizeof value);
     EXPECT_FALSE(std::isnan(value)) << "two float words are no double NaN (exponent 0x7FC)";
@@ -233,10 +235,10 @@ TYPED_TEST(CompareResults, ValuesWithinTheToleranceAreAcceptedAndOthersNot) {
       expected.push_back(value);
       actual.push_back(from_double<TypeParam>(value));
     }
-    const double unit = std::is_same_v<TypeParam, double>          ? 0x1p-52
-                        : std::is_same_v<TypeParam, float>         ? 0x1p-23
-                        : std::is_same_v<TypeParam, __half>        ? 0x1p-10
-                                                                   : 0x1p-7;
+    const double unit = std::is_same_v<TypeParam, double>   ? 0x1p-52
+                        : std::is_same_v<TypeParam, float>  ? 0x1p-23
+                        : std::is_same_v<TypeParam, __half> ? 0x1p-10
+                                                            : 0x1p-7;
     options.tolerance.relative = unit;
     EXPECT_TRUE(matches_reference(actual, expected, kShape, options));
     actual[9] = from_double<TypeParam>(expected[9] + 0.25);  // far outside
@@ -263,7 +265,8 @@ TYPED_TEST(CompareFloatingResults, ANaNIsNeverAccepted) {
   actual[3] = from_double<TypeParam>(std::numeric_limits<double>::quiet_NaN());
   const ::testing::AssertionResult with_nan = matches_reference(actual, expected, kShape, options);
   ASSERT_FALSE(with_nan) << "a NaN passed an infinite tolerance";
-  EXPECT_NE(std::string(with_nan.message()).find("-> NaN"), std::string::npos) << with_nan.message();
+  EXPECT_NE(std::string(with_nan.message()).find("-> NaN"), std::string::npos)
+      << with_nan.message();
   expected[4] = std::numeric_limits<double>::quiet_NaN();  // not even against a NaN
   actual[4] = from_double<TypeParam>(std::numeric_limits<double>::quiet_NaN());
   EXPECT_NE(std::string(matches_reference(actual, expected, kShape, options).message())
@@ -274,7 +277,8 @@ TYPED_TEST(CompareFloatingResults, ANaNIsNeverAccepted) {
 TEST(CompareDoubleResults, AReadOfTwoFloatPoisonWordsIsNamed) {
   std::vector<double> expected;
   std::vector<double> actual = small_numbers<double>(kElements, &expected);
-  const std::uint64_t two_words = std::uint64_t{wb::poison::in_flight} << 32 | wb::poison::in_flight;
+  const std::uint64_t two_words =
+      std::uint64_t{wb::poison::in_flight} << 32 | wb::poison::in_flight;
   std::memcpy(&actual[17], &two_words, sizeof(double));
   const ::testing::AssertionResult same = matches_reference(actual, expected, kShape);
   ASSERT_FALSE(same);
@@ -313,11 +317,13 @@ TYPED_TEST(DevicePoison, GuardBandsLocateAStoreOutsideTheOutput) {
   wb::detail::copy_to_device(out.data() + 100, &stray, sizeof stray);
   const ::testing::AssertionResult guards = out.guards_intact();
   ASSERT_FALSE(guards);
-  EXPECT_NE(std::string(guards.message()).find("0 before its start, 1 past its end; the first at index 100"),
+  EXPECT_NE(std::string(guards.message())
+                .find("0 before its start, 1 past its end; the first at index 100"),
             std::string::npos)
       << guards.message();
   wb::detail::copy_to_device(out.data() - 3, &stray, sizeof stray);
-  EXPECT_NE(std::string(out.guards_intact().message()).find("1 before its start, 1 past its end; the first at index -3"),
+  EXPECT_NE(std::string(out.guards_intact().message())
+                .find("1 before its start, 1 past its end; the first at index -3"),
             std::string::npos)
       << out.guards_intact().message();
 }

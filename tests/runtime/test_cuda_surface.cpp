@@ -93,7 +93,8 @@ TEST_F(CudaSurface, MinAndMaxUseTheOverloadOfEachType) {
   expect_min_max(converted<long long>(a_wide), converted<long long>(b_wide), "long long");
   expect_min_max(a_wide, b_wide, "unsigned long long");
 
-  std::vector<float> a_floats = random_floats(kCount, seed), b_floats = random_floats(kCount, ~seed);
+  std::vector<float> a_floats = random_floats(kCount, seed),
+                     b_floats = random_floats(kCount, ~seed);
   a_floats[0] = std::nanf("");  // min(NaN, x) is x, as fminf has it
   b_floats[1] = std::nanf("");
   expect_min_max(a_floats, b_floats, "float");
@@ -176,6 +177,7 @@ constexpr Range kAny{-4.0f, 4.0f};
 constexpr Range kPositive{0.25f, 4.0f};
 constexpr Range kNearOne{0.5f, 2.0f};
 constexpr Range kUnit{-1.0f, 1.0f};
+constexpr Range kThousands{-1000.0f, 1000.0f};
 constexpr Range kHalfTurn{static_cast<float>(-kPi), static_cast<float>(kPi)};
 
 // The tolerances follow CUDA's documented error bounds of the fast intrinsics on these
@@ -207,7 +209,9 @@ const IntrinsicCase kIntrinsicCases[] = {
     {FloatIntrinsic::sincosf_cosine, "__sincosf (cosine)", kHalfTurn, kAny, kAny,
      [](float a, float, float) { return std::cos(static_cast<double>(a)); }, 0, 1e-6},
     {FloatIntrinsic::powf, "__powf", kNearOne, kAny, kAny,
-     [](float a, float b, float) { return std::pow(static_cast<double>(a), static_cast<double>(b)); },
+     [](float a, float b, float) {
+       return std::pow(static_cast<double>(a), static_cast<double>(b));
+     },
      1e-5, 0},
     {FloatIntrinsic::saturatef, "__saturatef", kAny, kAny, kAny,
      [](float a, float, float) { return static_cast<double>(std::clamp(a, 0.0f, 1.0f)); }, 0, 0},
@@ -231,9 +235,9 @@ const IntrinsicCase kIntrinsicCases[] = {
      kAny, kAny, [](float a, float, float) { return static_cast<double>(-a); }, 0, 0},
     {FloatIntrinsic::abs_through_uint_bits, "__uint_as_float(__float_as_uint(a) & ~sign)", kAny,
      kAny, kAny, [](float a, float, float) { return static_cast<double>(std::fabs(a)); }, 0, 0},
-    {FloatIntrinsic::float2int_rn, "__float2int_rn", {-1000.0f, 1000.0f}, kAny, kAny,
+    {FloatIntrinsic::float2int_rn, "__float2int_rn", kThousands, kAny, kAny,
      [](float a, float, float) { return std::nearbyint(static_cast<double>(a)); }, 0, 0},
-    {FloatIntrinsic::float2int_rz, "__float2int_rz", {-1000.0f, 1000.0f}, kAny, kAny,
+    {FloatIntrinsic::float2int_rz, "__float2int_rz", kThousands, kAny, kAny,
      [](float a, float, float) { return std::trunc(static_cast<double>(a)); }, 0, 0},
 };
 
@@ -261,9 +265,9 @@ TEST_F(CudaSurface, FloatIntrinsicsMatchTheirMeaning) {
     for (std::size_t i = 0; i < kCount && failures < kReportedFailures; ++i) {
       const double expected = test.reference(a[i], b[i], c[i]);
       const bool exact = test.relative == 0 && test.absolute == 0;
-      const bool right = exact ? out[i] == static_cast<float>(expected)
-                               : std::abs(out[i] - expected) <=
-                                     test.relative * std::abs(expected) + test.absolute;
+      const bool right =
+          exact ? out[i] == static_cast<float>(expected)
+                : std::abs(out[i] - expected) <= test.relative * std::abs(expected) + test.absolute;
       if (!right) {
         ++failures;
         ADD_FAILURE() << test.name << "(" << a[i] << ", " << b[i] << ", " << c[i] << ") gave "
@@ -315,13 +319,28 @@ TEST_F(CudaSurface, BitIntrinsicsCountAndReverse) {
     const char* name;
     unsigned int (*reference)(unsigned int x, unsigned long long wide);
   } cases[] = {
-      {BitIntrinsic::popc, "__popc", [](unsigned int v, unsigned long long) { return static_cast<unsigned int>(count_bits(v)); }},
-      {BitIntrinsic::popcll, "__popcll", [](unsigned int, unsigned long long w) { return static_cast<unsigned int>(count_bits(w)); }},
-      {BitIntrinsic::clz, "__clz", [](unsigned int v, unsigned long long) { return static_cast<unsigned int>(leading_zeros(v, 32)); }},
-      {BitIntrinsic::clzll, "__clzll", [](unsigned int, unsigned long long w) { return static_cast<unsigned int>(leading_zeros(w, 64)); }},
-      {BitIntrinsic::ffs, "__ffs", [](unsigned int v, unsigned long long) { return static_cast<unsigned int>(first_set(v, 32)); }},
-      {BitIntrinsic::ffsll, "__ffsll", [](unsigned int, unsigned long long w) { return static_cast<unsigned int>(first_set(w, 64)); }},
-      {BitIntrinsic::brev, "__brev", [](unsigned int v, unsigned long long) { return reversed(v); }},
+      {BitIntrinsic::popc, "__popc",
+       [](unsigned int v, unsigned long long) { return static_cast<unsigned int>(count_bits(v)); }},
+      {BitIntrinsic::popcll, "__popcll",
+       [](unsigned int, unsigned long long w) { return static_cast<unsigned int>(count_bits(w)); }},
+      {BitIntrinsic::clz, "__clz",
+       [](unsigned int v, unsigned long long) {
+         return static_cast<unsigned int>(leading_zeros(v, 32));
+       }},
+      {BitIntrinsic::clzll, "__clzll",
+       [](unsigned int, unsigned long long w) {
+         return static_cast<unsigned int>(leading_zeros(w, 64));
+       }},
+      {BitIntrinsic::ffs, "__ffs",
+       [](unsigned int v, unsigned long long) {
+         return static_cast<unsigned int>(first_set(v, 32));
+       }},
+      {BitIntrinsic::ffsll, "__ffsll",
+       [](unsigned int, unsigned long long w) {
+         return static_cast<unsigned int>(first_set(w, 64));
+       }},
+      {BitIntrinsic::brev, "__brev",
+       [](unsigned int v, unsigned long long) { return reversed(v); }},
       {BitIntrinsic::double_bits_round_trip, "__double_as_longlong(__longlong_as_double(w))",
        [](unsigned int, unsigned long long w) { return static_cast<unsigned int>(w >> 32 ^ w); }},
   };
@@ -395,7 +414,8 @@ TEST_F(CudaSurface, AtomicMinAndMaxFindTheExtremes) {
   const std::vector<std::uint32_t> words = random_words(2 * kBlocks * kThreads, seed);
   std::vector<long long> values;
   for (std::size_t i = 0; i < words.size(); i += 2) {
-    values.push_back(static_cast<long long>(static_cast<unsigned long long>(words[i]) << 32 | words[i + 1]));
+    values.push_back(
+        static_cast<long long>(static_cast<unsigned long long>(words[i]) << 32 | words[i + 1]));
   }
   const atomic_test::Extremes out = atomic_test::atomic_extremes(values, kThreads);
   const auto ints = converted<int>(values);
@@ -482,8 +502,10 @@ TEST_F(CudaSurface, AtomicIncAndDecWrapAroundTheLimit) {
     return old == 0 || old > limit ? limit : old - 1;
   };
   for (unsigned int start : {0u, 4u, 100u}) {  // 100 lies above the limit: both restart
-    SCOPED_TRACE("counters starting at " + std::to_string(start) + ", limit " + std::to_string(kLimit));
-    atomic_test::WrappingCounts out = atomic_test::atomic_wrapping_counters(kBlocks, kThreads, kLimit, start);
+    SCOPED_TRACE("counters starting at " + std::to_string(start) + ", limit " +
+                 std::to_string(kLimit));
+    atomic_test::WrappingCounts out =
+        atomic_test::atomic_wrapping_counters(kBlocks, kThreads, kLimit, start);
     unsigned int inc_end = 0, dec_end = 0;
     const std::size_t calls = std::size_t{kBlocks} * kThreads;
     std::sort(out.inc_taken.begin(), out.inc_taken.end());
@@ -503,7 +525,8 @@ TEST_F(CudaSurface, FencesLetTheLastBlockAddUpEveryPartial) {
   for (int v : values) sum += v;
   for (int run = 0; run < 3; ++run) {  // the blocks finish in a different order each time
     const atomic_test::LastBlockSum out = atomic_test::fence_then_last_block_sums(values, kThreads);
-    EXPECT_EQ(out.last_blocks, 1) << "exactly one block must take the last ticket (run " << run << ")";
+    EXPECT_EQ(out.last_blocks, 1) << "exactly one block must take the last ticket (run " << run
+                                  << ")";
     EXPECT_EQ(out.total, sum) << "the last block saw every partial sum (run " << run << ")";
   }
 }

@@ -128,9 +128,9 @@ const char* name_of(Format format) { return format == Format::half ? "__half" : 
   if (actual == expected || (reference.is_nan(actual) && reference.is_nan(expected))) {
     return ::testing::AssertionSuccess();
   }
-  return ::testing::AssertionFailure() << "got " << hex(actual, 4) << " (" << reference.value(actual)
-                                       << "), expected " << hex(expected, 4) << " ("
-                                       << reference.value(expected) << ")";
+  return ::testing::AssertionFailure()
+         << "got " << hex(actual, 4) << " (" << reference.value(actual) << "), expected "
+         << hex(expected, 4) << " (" << reference.value(expected) << ")";
 }
 
 // ---------------------------------------------------------------------------------
@@ -180,7 +180,8 @@ const KnownCase kKnownCases[] = {
     {0x00000001, 0x0000, 0x0000, "float's smallest subnormal"},
     {0x00008000, 0x0000, 0x0000, "a float subnormal at bfloat16's tie, to even: zero"},
     {0x00018000, 0x0000, 0x0002, "a float subnormal at bfloat16's tie, to even: up"},
-    {0x007FFFFF, 0x0000, 0x0080, "float's largest subnormal rounds up to bfloat16's smallest normal"},
+    {0x007FFFFF, 0x0000, 0x0080,
+     "float's largest subnormal rounds up to bfloat16's smallest normal"},
 };
 
 TEST_F(NarrowFloats, KnownPatternsConvertExactly) {
@@ -239,11 +240,12 @@ TEST_F(NarrowFloats, ConversionsFromFloatRoundToNearestEven) {
     int failures = 0;
     for (std::size_t i = 0; i < values.size() && failures < kReportedFailures; ++i) {
       const std::uint16_t expected = reference.nearest(values[i]);
-      for (const auto& [result, name] : {std::pair{out.plain[i], "plain"}, std::pair{out.rn[i], "_rn"}}) {
+      for (const auto& [result, name] :
+           {std::pair{out.plain[i], "plain"}, std::pair{out.rn[i], "_rn"}}) {
         if (const auto same = same_pattern(reference, result, expected); !same) {
           ++failures;
-          ADD_FAILURE() << name << " conversion of " << values[i] << " (" << hex(bits_of(values[i]), 8)
-                        << "): " << same.message();
+          ADD_FAILURE() << name << " conversion of " << values[i] << " ("
+                        << hex(bits_of(values[i]), 8) << "): " << same.message();
         }
       }
     }
@@ -305,8 +307,10 @@ const ArithmeticCase kArithmeticCases[] = {
     {Operation::hfma, "__hfma", [](double a, double b, double c) { return a * b + c; }, false},
     {Operation::plus, "operator+", [](double a, double b, double) { return a + b; }, false},
     {Operation::times, "operator*", [](double a, double b, double) { return a * b; }, false},
-    {Operation::hadd2_low, "__hadd2 (low half)", [](double a, double b, double) { return a + b; }, false},
-    {Operation::hfma2_high, "__hfma2 (high half)", [](double a, double b, double c) { return a * b + c; }, false},
+    {Operation::hadd2_low, "__hadd2 (low half)", [](double a, double b, double) { return a + b; },
+     false},
+    {Operation::hfma2_high, "__hfma2 (high half)",
+     [](double a, double b, double c) { return a * b + c; }, false},
     {Operation::hneg, "__hneg", [](double a, double, double) { return -a; }, false},
     {Operation::habs, "__habs", [](double a, double, double) { return std::fabs(a); }, false},
 };
@@ -316,7 +320,8 @@ const ArithmeticCase kArithmeticCases[] = {
 // plus two bits), so any patterns will do, NaNs and infinities included. For a*b + c
 // the sum must be exact in double: operands between 1/16 and 16 in magnitude keep it
 // within 40 bits.
-std::vector<std::uint16_t> operands(const FormatReference& reference, bool fused, std::uint64_t seed) {
+std::vector<std::uint16_t> operands(const FormatReference& reference, bool fused,
+                                    std::uint64_t seed) {
   std::vector<std::uint16_t> patterns;
   if (fused) {
     for (float u : random_floats(kCount, seed)) {
@@ -325,7 +330,8 @@ std::vector<std::uint16_t> operands(const FormatReference& reference, bool fused
       patterns.push_back(reference.nearest(u < 0 ? -magnitude : magnitude));
     }
   } else {
-    for (std::uint32_t word : random_words(kCount, seed)) patterns.push_back(static_cast<std::uint16_t>(word));
+    for (std::uint32_t word : random_words(kCount, seed))
+      patterns.push_back(static_cast<std::uint16_t>(word));
   }
   return patterns;
 }
@@ -337,7 +343,8 @@ TEST_F(NarrowFloats, ArithmeticIsCorrectlyRounded) {
     const FormatReference reference = FormatReference::of(format);
     for (const ArithmeticCase& test : kArithmeticCases) {
       SCOPED_TRACE(std::string(test.name) + " of " + name_of(format));
-      const bool fused = test.operation == Operation::hfma || test.operation == Operation::hfma2_high;
+      const bool fused =
+          test.operation == Operation::hfma || test.operation == Operation::hfma2_high;
       const std::vector<std::uint16_t> a = operands(reference, fused, seed);
       const std::vector<std::uint16_t> b = operands(reference, fused, seed + 1);
       const std::vector<std::uint16_t> c = operands(reference, fused, seed + 2);
@@ -349,14 +356,14 @@ TEST_F(NarrowFloats, ArithmeticIsCorrectlyRounded) {
             test.exact(reference.value(a[i]), reference.value(b[i]), reference.value(c[i])));
         ::testing::AssertionResult same = same_pattern(reference, out[i], expected);
         const int distance = static_cast<int>(out[i]) - static_cast<int>(expected);
-        if (!same && test.within_one_unit && !reference.is_nan(out[i]) && (out[i] & 0x8000u) == (expected & 0x8000u) &&
-            (distance == 1 || distance == -1)) {
+        if (!same && test.within_one_unit && !reference.is_nan(out[i]) &&
+            (out[i] & 0x8000u) == (expected & 0x8000u) && (distance == 1 || distance == -1)) {
           same = ::testing::AssertionSuccess();
         }
         if (!same) {
           ++failures;
-          ADD_FAILURE() << "operands " << hex(a[i], 4) << ", " << hex(b[i], 4) << ", " << hex(c[i], 4)
-                        << ": " << same.message();
+          ADD_FAILURE() << "operands " << hex(a[i], 4) << ", " << hex(b[i], 4) << ", "
+                        << hex(c[i], 4) << ": " << same.message();
         }
       }
     }
@@ -374,7 +381,8 @@ TEST_F(NarrowFloats, PairsRoundBothHalves) {
     ASSERT_EQ(out.size(), 2 * kCount);
     for (std::size_t i = 0; i < kCount; ++i) {
       ASSERT_EQ(out[2 * i], reference.value(reference.nearest(x[i]))) << "low half of pair " << i;
-      ASSERT_EQ(out[2 * i + 1], reference.value(reference.nearest(y[i]))) << "high half of pair " << i;
+      ASSERT_EQ(out[2 * i + 1], reference.value(reference.nearest(y[i])))
+          << "high half of pair " << i;
     }
   }
 }
@@ -385,12 +393,21 @@ TEST(NarrowFloatsOnTheHost, ConversionsFromDoubleAndIntRoundOnce) {
   SCOPED_TRACE(seed_note(seed));
   const FormatReference half = FormatReference::of(Format::half);
   const FormatReference bfloat16 = FormatReference::of(Format::bfloat16);
-  std::vector<int> integers{0, 1, -1, 2049, 65519, 65520, 16842753 /* 2^24 + 2^16 + 1 */,
-                            std::numeric_limits<int>::max(), std::numeric_limits<int>::min()};
+  std::vector<int> integers{0,
+                            1,
+                            -1,
+                            2049,
+                            65519,
+                            65520,
+                            16842753 /* 2^24 + 2^16 + 1 */,
+                            std::numeric_limits<int>::max(),
+                            std::numeric_limits<int>::min()};
   for (std::uint32_t word : random_words(kCount, seed)) integers.push_back(static_cast<int>(word));
   for (int i : integers) {
-    ASSERT_TRUE(same_pattern(half, __half_as_ushort(__int2half_rn(i)), half.nearest(i))) << "__int2half_rn(" << i << ")";
-    ASSERT_TRUE(same_pattern(bfloat16, __bfloat16_as_ushort(__int2bfloat16_rn(i)), bfloat16.nearest(i)))
+    ASSERT_TRUE(same_pattern(half, __half_as_ushort(__int2half_rn(i)), half.nearest(i)))
+        << "__int2half_rn(" << i << ")";
+    ASSERT_TRUE(
+        same_pattern(bfloat16, __bfloat16_as_ushort(__int2bfloat16_rn(i)), bfloat16.nearest(i)))
         << "__int2bfloat16_rn(" << i << ")";
   }
   // Doubles with more digits than float holds: a conversion through float would round

@@ -77,7 +77,8 @@ TEST_F(Runtime, WaitOneCompletesTheOlderGroup) {
   const std::vector<float> older = random_floats(kThreads, seed);
   const std::vector<float> newer = random_floats(kThreads, ~seed);
   for (int run = 0; run < 3; ++run) {  // the older group must be there every time
-    const runtime_test::GroupReads reads = runtime_test::wait_then_read_older_group(older, newer, 1);
+    const runtime_test::GroupReads reads =
+        runtime_test::wait_then_read_older_group(older, newer, 1);
     ASSERT_EQ(reads.older_after_wait.size(), kThreads);
     EXPECT_EQ(reads.older_after_wait, older)
         << "run " << run << ": after wait<1>, " << not_landed(reads.older_after_wait) << " of "
@@ -88,7 +89,8 @@ TEST_F(Runtime, WaitOneCompletesTheOlderGroup) {
   // The control, with a wait too weak (wait<2> with two groups in flight waits for
   // nothing): it must catch copies in flight, or the runs above could not have told a
   // wrong wait from a right one.
-  const runtime_test::GroupReads control = runtime_test::wait_then_read_older_group(older, newer, 2);
+  const runtime_test::GroupReads control =
+      runtime_test::wait_then_read_older_group(older, newer, 2);
   EXPECT_EQ(control.newer_after_wait_all, newer) << "control, after wait<0>";
   if (not_landed(control.older_after_wait) == 0) {
     GTEST_SKIP() << "this GPU completed the copies before the read: the test cannot tell a "

@@ -256,7 +256,8 @@ template <class T>
   std::string poison_counts;
   for (const auto& [kind, n] : kinds) {
     if (!is_poison(kind)) continue;
-    poison_counts += (poison_counts.empty() ? "" : ", ") + std::to_string(n) + " " + poison_name(kind);
+    if (!poison_counts.empty()) poison_counts += ", ";
+    poison_counts += std::to_string(n) + " " + poison_name(kind);
   }
   if (!poison_counts.empty()) report << "Poison among them: " << poison_counts << ".\n";
   std::set<std::pair<int, int>> tiles;

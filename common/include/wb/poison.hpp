@@ -212,7 +212,8 @@ bool matches(T value, Kind kind) {
   using Type = Traits<T>;
   const typename Type::Bits value_bits = bits(value);
   const auto kept = static_cast<typename Type::Bits>(~Type::kFree);
-  return (value_bits & kept) == (Type::pattern(kind) & kept) || Type::also_matches(value_bits, kind);
+  return (value_bits & kept) == (Type::pattern(kind) & kept) ||
+         Type::also_matches(value_bits, kind);
 }
 
 // The kind of poison `value` is, if it is one.

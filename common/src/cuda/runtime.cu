@@ -60,7 +60,8 @@ void fill_device_pattern(void* destination, std::size_t bytes, std::uint64_t eig
   }
   const std::size_t words = std::max<std::size_t>(bytes / 8, 1);
   const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((words + 255) / 256, 4096));
-  fill_pattern_kernel<<<blocks, 256>>>(static_cast<unsigned char*>(destination), bytes, eight_bytes);
+  fill_pattern_kernel<<<blocks, 256>>>(static_cast<unsigned char*>(destination), bytes,
+                                       eight_bytes);
   WB_CUDA_CHECK(cudaGetLastError());
   WB_CUDA_CHECK(cudaDeviceSynchronize());
 }

@@ -55,8 +55,7 @@ inline T atomic_exchange(T* address, T value) {
 template <class T>
 inline T atomic_compare_and_swap(T* address, T compare, T value) {
   // `compare` becomes the value found, whether the swap happened or not.
-  __atomic_compare_exchange(address, &compare, &value, /*weak=*/false, kAtomicOrder,
-                            kAtomicOrder);
+  __atomic_compare_exchange(address, &compare, &value, /*weak=*/false, kAtomicOrder, kAtomicOrder);
   return compare;
 }
 
@@ -72,7 +71,9 @@ inline T atomic_max(T* address, T value) {
 
 }  // namespace wb::sim::surface
 
-inline int atomicAdd(int* address, int value) { return wb::sim::surface::atomic_add(address, value); }
+inline int atomicAdd(int* address, int value) {
+  return wb::sim::surface::atomic_add(address, value);
+}
 inline unsigned int atomicAdd(unsigned int* address, unsigned int value) {
   return wb::sim::surface::atomic_add(address, value);
 }
@@ -107,7 +108,9 @@ inline float atomicExch(float* address, float value) {
   return wb::sim::surface::atomic_exchange(address, value);
 }
 
-inline int atomicMin(int* address, int value) { return wb::sim::surface::atomic_min(address, value); }
+inline int atomicMin(int* address, int value) {
+  return wb::sim::surface::atomic_min(address, value);
+}
 inline unsigned int atomicMin(unsigned int* address, unsigned int value) {
   return wb::sim::surface::atomic_min(address, value);
 }
@@ -117,7 +120,9 @@ inline long long atomicMin(long long* address, long long value) {
 inline unsigned long long atomicMin(unsigned long long* address, unsigned long long value) {
   return wb::sim::surface::atomic_min(address, value);
 }
-inline int atomicMax(int* address, int value) { return wb::sim::surface::atomic_max(address, value); }
+inline int atomicMax(int* address, int value) {
+  return wb::sim::surface::atomic_max(address, value);
+}
 inline unsigned int atomicMax(unsigned int* address, unsigned int value) {
   return wb::sim::surface::atomic_max(address, value);
 }

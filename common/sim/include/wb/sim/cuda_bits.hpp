@@ -20,7 +20,9 @@ inline To reinterpret_bits(From from) {
 
 inline float __int_as_float(int x) { return wb::sim::surface::reinterpret_bits<float>(x); }
 inline int __float_as_int(float x) { return wb::sim::surface::reinterpret_bits<int>(x); }
-inline float __uint_as_float(unsigned int x) { return wb::sim::surface::reinterpret_bits<float>(x); }
+inline float __uint_as_float(unsigned int x) {
+  return wb::sim::surface::reinterpret_bits<float>(x);
+}
 inline unsigned int __float_as_uint(float x) {
   return wb::sim::surface::reinterpret_bits<unsigned int>(x);
 }

@@ -40,7 +40,7 @@ inline Result larger(A a, B b) {
 }  // namespace wb::sim::surface
 
 // One min and one max for each pair of argument types CUDA has, with its result type.
-#define WB_SIM_MIN_MAX(Result, A, B)                                                    \
+#define WB_SIM_MIN_MAX(Result, A, B)                                                \
   inline Result min(A a, B b) { return ::wb::sim::surface::smaller<Result>(a, b); } \
   inline Result max(A a, B b) { return ::wb::sim::surface::larger<Result>(a, b); }
 WB_SIM_MIN_MAX(int, int, int)

@@ -47,7 +47,8 @@ struct NarrowFormat {
       kept = significand << -dropped;  // fits: nothing to round
     } else if (dropped <= top + 1) {   // further down, the value is below half a unit
       kept = dropped == 64 ? 0 : significand >> dropped;
-      const std::uint64_t rest = dropped == 64 ? significand : significand & ((std::uint64_t{1} << dropped) - 1);
+      const std::uint64_t rest =
+          dropped == 64 ? significand : significand & ((std::uint64_t{1} << dropped) - 1);
       const std::uint64_t half_unit = std::uint64_t{1} << (dropped - 1);
       if (rest > half_unit || (rest == half_unit && (kept & 1u) != 0)) ++kept;
     }
@@ -95,8 +96,8 @@ struct NarrowFormat {
     const std::uint32_t exponent = (bits & kExponentMask) >> MantissaBits;
     const std::uint32_t mantissa = bits & kMantissaMask;
     if (exponent == kExponentMask >> MantissaBits) {
-      const std::uint32_t wide = (negative ? 0x80000000u : 0u) | 0x7F800000u |
-                                 mantissa << (23 - MantissaBits);
+      const std::uint32_t wide =
+          (negative ? 0x80000000u : 0u) | 0x7F800000u | mantissa << (23 - MantissaBits);
       float result;
       std::memcpy(&result, &wide, sizeof result);
       return result;
@@ -128,7 +129,9 @@ inline double fused_multiply_add_to_odd(float a, float b, float c) {
   const double error = (product - product_part) + (addend - addend_part);
   std::uint64_t bits;
   std::memcpy(&bits, &sum, sizeof bits);
-  if (error != 0.0 && (bits & 1u) == 0) sum = std::nextafter(sum, error > 0.0 ? HUGE_VAL : -HUGE_VAL);
+  if (error != 0.0 && (bits & 1u) == 0) {
+    sum = std::nextafter(sum, error > 0.0 ? HUGE_VAL : -HUGE_VAL);
+  }
   return sum;
 }
 
@@ -243,7 +246,8 @@ template <class T>
 inline constexpr bool kIsNarrowPair = false;
 }  // namespace wb::sim::surface
 
-#define WB_SIM_NARROW(T) template <class T, class = std::enable_if_t<wb::sim::surface::kIsNarrowFloat<T>>>
+#define WB_SIM_NARROW(T) \
+  template <class T, class = std::enable_if_t<wb::sim::surface::kIsNarrowFloat<T>>>
 #define WB_SIM_NARROW_PAIR(P) \
   template <class P, class = std::enable_if_t<wb::sim::surface::kIsNarrowPair<P>>>
 
@@ -251,7 +255,9 @@ WB_SIM_NARROW(T) inline T __hadd(T a, T b) { return a + b; }
 WB_SIM_NARROW(T) inline T __hsub(T a, T b) { return a - b; }
 WB_SIM_NARROW(T) inline T __hmul(T a, T b) { return a * b; }
 WB_SIM_NARROW(T) inline T __hdiv(T a, T b) { return a / b; }
-WB_SIM_NARROW(T) inline T __hfma(T a, T b, T c) { return wb::sim::surface::fused_multiply_add(a, b, c); }
+WB_SIM_NARROW(T) inline T __hfma(T a, T b, T c) {
+  return wb::sim::surface::fused_multiply_add(a, b, c);
+}
 WB_SIM_NARROW(T) inline T __hneg(T a) { return -a; }
 WB_SIM_NARROW(T) inline T __habs(T a) { return wb::sim::surface::absolute(a); }
 WB_SIM_NARROW(T) inline bool __hisnan(T a) { return wb::sim::surface::is_nan(a); }
