@@ -42,16 +42,43 @@ __global__ void async_copy_through_shared(const float* in, float* out) {
   for (int i = 0; i < kFloats; ++i) out[neighbour + i] = smem_values[neighbour + i];
 }
 
-__global__ void two_groups_wait_one(const float* in, float* out) {
-  __shared__ __align__(16) float smem_values[8];
-  wb::cp_async_ca<16>(&smem_values[0], &in[0]);
-  wb::cp_async_commit();
-  wb::cp_async_ca<16>(&smem_values[4], &in[4]);
-  wb::cp_async_commit();
-  wb::cp_async_wait<1>();  // the older group has landed; the newer may not have
-  for (int i = 0; i < 4; ++i) out[i] = smem_values[i];
+// Writes the whole cold buffer, in address order (each pass of the grid covers the next
+// stretch): samples*stride elements hold the older group's values every `stride`
+// elements, the next samples*stride the newer group's, the rest zeros. What is written
+// last stays in L2; the samples, written first, have been evicted to DRAM by then.
+__global__ void fill_cold_buffer(float* cold, std::size_t count, std::size_t stride,
+                                 const float* older, const float* newer, std::size_t samples) {
+  const std::size_t step = std::size_t{gridDim.x} * blockDim.x;
+  for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count; i += step) {
+    const std::size_t sample = i / stride;
+    float value = 0.0f;
+    if (i % stride == 0 && sample < samples) value = older[sample];
+    if (i % stride == 0 && sample >= samples && sample < 2 * samples) {
+      value = newer[sample - samples];
+    }
+    cold[i] = value;
+  }
+}
+
+constexpr unsigned kGroupThreads = 128;
+
+template <int Pending>
+__global__ void sentinel_then_two_groups(const float* cold, std::size_t stride, std::size_t samples,
+                                         float* older_out, float* newer_out) {
+  __shared__ __align__(16) float smem_older[kGroupThreads];
+  __shared__ __align__(16) float smem_newer[kGroupThreads];
+  const unsigned t = threadIdx.x;
+  const std::size_t k = std::size_t{blockIdx.x} * blockDim.x + t;
+  smem_older[t] = kSentinel;  // still there at a read means: the copy had not landed
+  smem_newer[t] = kSentinel;
+  wb::cp_async_ca<4>(&smem_older[t], &cold[k * stride]);
+  wb::cp_async_commit();  // the older group
+  wb::cp_async_ca<4>(&smem_newer[t], &cold[(samples + k) * stride]);
+  wb::cp_async_commit();  // the newer group
+  wb::cp_async_wait<Pending>();
+  older_out[k] = smem_older[t];  // at once: the copy has had no time beyond what the wait gave
   wb::cp_async_wait<0>();
-  for (int i = 4; i < 8; ++i) out[i] = smem_values[i];
+  newer_out[k] = smem_newer[t];
 }
 
 __global__ void zero_fill(const float* in, float* out, int source_bytes) {
@@ -105,8 +132,32 @@ std::vector<float> async_round_trip(const std::vector<float>& values, int bytes)
   }
 }
 
-std::vector<float> wait_one_reads_older_group(const std::vector<float>& values) {
-  return run_copy_kernel(two_groups_wait_one, values, 1, 1);
+GroupReads wait_then_read_older_group(const std::vector<float>& older,
+                                      const std::vector<float>& newer, int pending) {
+  // 256 MiB on the GPU, five times its L2; the simulator has no cache to defeat.
+  const std::size_t cold_count =
+      wb::backend == wb::Backend::cuda ? std::size_t{64} << 20 : std::size_t{1} << 18;
+  const std::size_t samples = older.size();
+  const std::size_t stride = cold_count / 4 / samples;  // both groups' samples in the first half
+  wb::DeviceBuffer<float> older_values(samples), newer_values(samples), cold(cold_count);
+  older_values.upload(older);
+  newer_values.upload(newer);
+  // Enough threads to fill a GPU; the simulator runs fewer, longer threads faster.
+  const unsigned fill_blocks = wb::backend == wb::Backend::cuda ? 1024 : 16;
+  wb::launch(fill_cold_buffer, dim3(fill_blocks), dim3(256), 0, cold.data(), cold_count, stride,
+             older_values.data(), newer_values.data(), samples);
+  wb::DeviceBuffer<float> older_out(samples), newer_out(samples);
+  older_out.poison();
+  newer_out.poison();
+  const dim3 grid(static_cast<unsigned>(samples / kGroupThreads)), block(kGroupThreads);
+  if (pending == 1) {
+    wb::launch(sentinel_then_two_groups<1>, grid, block, 0, cold.data(), stride, samples,
+               older_out.data(), newer_out.data());
+  } else {
+    wb::launch(sentinel_then_two_groups<2>, grid, block, 0, cold.data(), stride, samples,
+               older_out.data(), newer_out.data());
+  }
+  return {older_out.download(), newer_out.download()};
 }
 
 std::vector<float> zero_filled_copy(const std::vector<float>& values, int source_bytes) {

@@ -17,9 +17,29 @@ std::vector<float> reverse_in_blocks(const std::vector<float>& values, unsigned 
 // copy, one copy a thread, then wait_all and a barrier.
 std::vector<float> async_round_trip(const std::vector<float>& values, int bytes);
 
-// Two commit groups (first half, second half of one 16-byte copy each), wait<1>, and
-// reads the first group's destination: the data of the older group must be there.
-std::vector<float> wait_one_reads_older_group(const std::vector<float>& values);
+// What a thread stores into its shared destinations before it issues its copies: read
+// back after a wait, it means the copy had not landed.
+inline constexpr float kSentinel = -4096.0f;
+
+// The reads of wait_then_read_older_group.
+struct GroupReads {
+  std::vector<float> older_after_wait;      // the older group's destinations, right after the wait
+  std::vector<float> newer_after_wait_all;  // the newer group's, after waiting for everything
+};
+
+// One thread for each element of `older` (and of `newer`, as many), in blocks of 128.
+// Each thread stores kSentinel into two shared destinations with plain stores, then
+// issues a 4-byte cp.async of its element of `older` into the first and commits (the
+// older group), a cp.async of its element of `newer` into the second and commits (the
+// newer group), waits with cp.async.wait_group `pending` and reads the first
+// destination at once. pending 1 must find the older group landed; pending 2 waits for
+// nothing here, the control that shows whether a wrong wait can be seen at all.
+// The copies read from a cold buffer: larger than the GPU's L2 cache (50 MB), freshly
+// written and read where it was written first, so they wait for DRAM and are still in
+// flight at a read that does not wait. (The simulator has no cache: it poisons a
+// destination at issue, so a read before the wait sees the in_flight poison.)
+GroupReads wait_then_read_older_group(const std::vector<float>& older,
+                                      const std::vector<float>& newer, int pending);
 
 // A 16-byte cp.async that reads only `source_bytes` bytes; the rest is zero-filled.
 std::vector<float> zero_filled_copy(const std::vector<float>& values, int source_bytes);

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <string>
+#include <type_traits>
 #include <unordered_map>
 
 #include "wb/poison.hpp"
@@ -18,46 +21,90 @@ struct Wrong {
   int row;
   int col;
   double expected;
-  float actual;
+  std::string actual;  // as the type prints it
+  bool actual_is_nan;
   Kind kind;
   int source_row = -1;  // for Kind::from_input: where the value came from
   int source_col = -1;
 };
 
-Kind classify(float value) {
-  if (std::isnan(value)) {
-    const std::uint32_t bits = poison::bits_of(value);
-    if (poison::matches(bits, poison::unwritten)) return Kind::unwritten;
-    if (poison::matches(bits, poison::in_flight)) return Kind::in_flight;
-    if (poison::matches(bits, poison::stale)) return Kind::stale;
-    if (poison::matches(bits, poison::guard)) return Kind::guard;
-    return Kind::other_nan;
-  }
-  return value == 0.0f ? Kind::zero : Kind::wrong;
+double as_double(__half value) { return __half2float(value); }
+double as_double(__nv_bfloat16 value) { return __bfloat162float(value); }
+template <class T>
+double as_double(T value) {
+  return static_cast<double>(value);
 }
 
+template <class T>
+std::string text(T value) {
+  if constexpr (std::is_integral_v<T>) {
+    return std::to_string(value);
+  } else {
+    std::ostringstream out;
+    out << as_double(value);
+    return out.str();
+  }
+}
+
+Kind kind_of_poison(poison::Kind kind) {
+  switch (kind) {
+    case poison::Kind::unwritten: return Kind::unwritten;
+    case poison::Kind::in_flight: return Kind::in_flight;
+    case poison::Kind::stale: return Kind::stale;
+    case poison::Kind::guard: return Kind::guard;
+  }
+  return Kind::wrong;
+}
+
+template <class T>
+Kind classify(T value) {
+  if (const std::optional<poison::Kind> poisoned = poison::kind_of(value)) {
+    return kind_of_poison(*poisoned);
+  }
+  const double number = as_double(value);
+  if (std::isnan(number)) return Kind::other_nan;
+  return number == 0.0 ? Kind::zero : Kind::wrong;
+}
+
+bool is_poison(Kind kind) {
+  return kind == Kind::unwritten || kind == Kind::in_flight || kind == Kind::stale ||
+         kind == Kind::guard;
+}
+
+const char* poison_name(Kind kind) {
+  switch (kind) {
+    case Kind::unwritten: return poison::name(poison::Kind::unwritten);
+    case Kind::in_flight: return poison::name(poison::Kind::in_flight);
+    case Kind::stale: return poison::name(poison::Kind::stale);
+    case Kind::guard: return poison::name(poison::Kind::guard);
+    default: return "";
+  }
+}
+
+// What a wrong value is, in a learner's words. Poison is mostly a NaN; that of an
+// integer type is a value, and so is a double read of two float poison words: those are
+// named as such.
 std::string describe(const Wrong& wrong) {
-  std::ostringstream out;
+  const std::string poison_value =
+      wrong.actual_is_nan ? "NaN" : wrong.actual + ", the " + poison_name(wrong.kind) + " poison";
   switch (wrong.kind) {
     case Kind::unwritten:
-      return "NaN: never written by the kernel";
+      return poison_value + ": never written by the kernel";
     case Kind::in_flight:
-      return "NaN: a cp.async destination read before the copy was waited for";
+      return poison_value + ": a cp.async destination read before the copy was waited for";
     case Kind::stale:
-      return "NaN: shared memory that no copy of this block had filled yet";
+      return poison_value + ": shared memory that no copy of this block had filled yet";
     case Kind::guard:
-      return "NaN: read from outside an array";
+      return poison_value + ": read from outside an array";
     case Kind::other_nan:
       return "NaN";
     case Kind::zero:
       return "0";
     case Kind::from_input:
-      out << wrong.actual << ", the input's element (" << wrong.source_row << ", "
-          << wrong.source_col << ")";
-      return out.str();
+      return wrong.actual + ", the input's element (" + std::to_string(wrong.source_row) + ", " +
+             std::to_string(wrong.source_col) + ")";
     case Kind::wrong:
-      out << wrong.actual;
-      return out.str();
+      return wrong.actual;
   }
   return "?";
 }
@@ -153,10 +200,11 @@ std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape,
 
 }  // namespace
 
-::testing::AssertionResult matches_reference(const std::vector<float>& actual,
+template <class T>
+::testing::AssertionResult matches_reference(const std::vector<T>& actual,
                                              const std::vector<double>& expected,
                                              const ArrayShape& shape,
-                                             const CompareOptions& options) {
+                                             const CompareOptionsFor<T>& options) {
   const std::size_t count = static_cast<std::size_t>(shape.rows) * shape.cols;
   if (actual.size() != count || expected.size() != count) {
     return ::testing::AssertionFailure() << "size mismatch: " << actual.size() << " results, "
@@ -164,11 +212,11 @@ std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape,
                                          << "x" << shape.cols;
   }
   // Where each input value lives, to trace a misplaced value back to its origin.
-  std::unordered_map<std::uint32_t, std::size_t> input_index;
+  std::unordered_map<typename poison::Traits<T>::Bits, std::size_t> input_index;
   ArrayShape input_shape = options.input_shape.rows > 0 ? options.input_shape : shape;
   if (options.input != nullptr) {
     for (std::size_t i = 0; i < options.input->size(); ++i) {
-      input_index.emplace(poison::bits_of((*options.input)[i]), i);
+      input_index.emplace(poison::bits((*options.input)[i]), i);
     }
   }
 
@@ -177,12 +225,13 @@ std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape,
   const Tolerance& tol = options.tolerance;
   for (std::size_t i = 0; i < count; ++i) {
     const double e = expected[i];
-    const float a = actual[i];
+    const double a = as_double(actual[i]);
     const double allowed = tol.relative * std::max(std::abs(e), tol.scale) + tol.absolute;
-    if (!std::isnan(a) && std::abs(static_cast<double>(a) - e) <= allowed) continue;
-    Wrong wrong{static_cast<int>(i % shape.rows), static_cast<int>(i / shape.rows), e, a, classify(a)};
+    if (!std::isnan(a) && std::abs(a - e) <= allowed) continue;
+    Wrong wrong{static_cast<int>(i % shape.rows), static_cast<int>(i / shape.rows), e,
+                text(actual[i]), std::isnan(a), classify(actual[i])};
     if (wrong.kind == Kind::wrong && options.input != nullptr) {
-      auto found = input_index.find(poison::bits_of(a));
+      auto found = input_index.find(poison::bits(actual[i]));
       if (found != input_index.end()) {
         wrong.kind = Kind::from_input;
         wrong.source_row = static_cast<int>(found->second % input_shape.rows);
@@ -201,15 +250,41 @@ std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape,
   for (std::size_t k = 0; k < std::min<std::size_t>(wrongs.size(), 5); ++k) {
     const Wrong& w = wrongs[k];
     report << "  (" << w.row << ", " << w.col << ") [tile (" << w.row / shape.tile_rows << ", "
-           << w.col / shape.tile_cols << ")]: " << w.expected << " -> " << describe(w) << "\n";
+           << w.col / shape.tile_cols << ")]: " << w.expected << " -> "
+           << describe(w) << "\n";
   }
+  std::string poison_counts;
+  for (const auto& [kind, n] : kinds) {
+    if (!is_poison(kind)) continue;
+    if (!poison_counts.empty()) poison_counts += ", ";
+    poison_counts += std::to_string(n) + " " + poison_name(kind);
+  }
+  if (!poison_counts.empty()) report << "Poison among them: " << poison_counts << ".\n";
   std::set<std::pair<int, int>> tiles;
   for (const Wrong& w : wrongs) tiles.insert({w.row / shape.tile_rows, w.col / shape.tile_cols});
   const int tile_count = ((shape.rows + shape.tile_rows - 1) / shape.tile_rows) *
                          ((shape.cols + shape.tile_cols - 1) / shape.tile_cols);
   report << "Wrong elements lie in " << tiles.size() << " of " << tile_count << " tiles.\n";
-  report << "Likely cause: " << diagnose(wrongs, shape, kinds);
+  report << "Likely cause: "
+         << (options.known_cause.empty() ? diagnose(wrongs, shape, kinds) : options.known_cause);
   return ::testing::AssertionFailure() << report.str();
 }
+
+// The element types of outputs: floating point of every width, and the integers.
+#define WB_MATCHES_REFERENCE(T)                                                           \
+  template ::testing::AssertionResult matches_reference<T>(                               \
+      const std::vector<T>&, const std::vector<double>&, const ArrayShape&,               \
+      const CompareOptionsFor<T>&);
+WB_MATCHES_REFERENCE(float)
+WB_MATCHES_REFERENCE(double)
+WB_MATCHES_REFERENCE(__half)
+WB_MATCHES_REFERENCE(__nv_bfloat16)
+WB_MATCHES_REFERENCE(int)
+WB_MATCHES_REFERENCE(unsigned int)
+WB_MATCHES_REFERENCE(long)
+WB_MATCHES_REFERENCE(unsigned long)
+WB_MATCHES_REFERENCE(long long)
+WB_MATCHES_REFERENCE(unsigned long long)
+#undef WB_MATCHES_REFERENCE
 
 }  // namespace wb::grading

@@ -35,4 +35,11 @@ std::vector<float> random_floats(std::size_t count, std::uint64_t seed) {
   return values;
 }
 
+std::vector<std::uint32_t> random_words(std::size_t count, std::uint64_t seed) {
+  std::mt19937 engine(static_cast<std::mt19937::result_type>(seed ^ (seed >> 32)));
+  std::vector<std::uint32_t> words(count);
+  for (std::uint32_t& word : words) word = static_cast<std::uint32_t>(engine());
+  return words;
+}
+
 }  // namespace wb::grading

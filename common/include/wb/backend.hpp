@@ -12,6 +12,8 @@
 #if WB_BACKEND_SIM
 #include "wb/sim/simulator.hpp"
 #else
+#include <cuda_bf16.h>  // __nv_bfloat16, as the simulator's cuda_bf16.hpp has it
+#include <cuda_fp16.h>  // __half, as the simulator's cuda_fp16.hpp has it
 #include <cuda_runtime_api.h>
 #if defined(__CUDACC__)
 #include <cuda_runtime.h>

@@ -2,7 +2,7 @@
 //
 //   wb::DeviceBuffer<float> input(n);
 //   input.upload(host_values);          // host -> device
-//   output.poison();                    // every element an unmistakable NaN
+//   output.poison();                    // every element the `unwritten` poison of T
 //   ... launch ...
 //   std::vector<float> result = output.download();  // device -> host, after the kernel
 //
@@ -27,8 +27,17 @@ void* device_allocate(std::size_t bytes);
 void device_release(void* pointer) noexcept;
 void copy_to_device(void* destination, const void* source, std::size_t bytes);
 void copy_to_host(void* destination, const void* source, std::size_t bytes);
-void fill_device_words(void* destination, std::size_t bytes, std::uint32_t pattern);
+// Fills device memory with eight bytes repeated (see poison::fill_pattern).
+void fill_device_pattern(void* destination, std::size_t bytes, std::uint64_t eight_bytes);
 }  // namespace detail
+
+// Fills `count` elements of T in device memory with T's poison of the kind (see
+// wb/poison.hpp), so that an element the kernel never writes cannot pass for a result.
+template <class T>
+void fill_with_poison(T* device_elements, std::size_t count,
+                      poison::Kind kind = poison::Kind::unwritten) {
+  detail::fill_device_pattern(device_elements, count * sizeof(T), poison::fill_pattern<T>(kind));
+}
 
 template <class T>
 class DeviceBuffer {
@@ -76,11 +85,8 @@ class DeviceBuffer {
     return host;
   }
 
-  // Fills the buffer with a poison word (see wb/poison.hpp), so that an element the
-  // kernel never writes cannot pass for a result.
-  void poison(std::uint32_t pattern = poison::unwritten) {
-    detail::fill_device_words(data_, bytes(), pattern);
-  }
+  // Fills the buffer with T's poison of the kind (see wb/poison.hpp).
+  void poison(poison::Kind kind = poison::Kind::unwritten) { fill_with_poison(data_, size_, kind); }
 
  private:
   T* data_ = nullptr;

@@ -17,8 +17,8 @@ void copy_to_device(void* destination, const void* source, std::size_t bytes) {
 void copy_to_host(void* destination, const void* source, std::size_t bytes) {
   std::memcpy(destination, source, bytes);
 }
-void fill_device_words(void* destination, std::size_t bytes, std::uint32_t pattern) {
-  poison::fill(destination, bytes, pattern);
+void fill_device_pattern(void* destination, std::size_t bytes, std::uint64_t eight_bytes) {
+  poison::fill_repeating(destination, bytes, eight_bytes);
 }
 
 }  // namespace detail

@@ -33,24 +33,35 @@ void copy_to_host(void* destination, const void* source, std::size_t bytes) {
   WB_CUDA_CHECK(cudaMemcpy(destination, source, bytes, cudaMemcpyDeviceToHost));
 }
 
-__global__ void fill_words_kernel(std::uint32_t* words, std::size_t count, std::uint32_t pattern) {
+// Eight-byte words of the pattern over the aligned bulk; the last, partial word's bytes
+// by one thread.
+__global__ void fill_pattern_kernel(unsigned char* destination, std::size_t bytes,
+                                    std::uint64_t eight_bytes) {
+  auto* words = reinterpret_cast<std::uint64_t*>(destination);
+  const std::size_t count = bytes / 8;
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count;
        i += std::size_t{gridDim.x} * blockDim.x) {
-    words[i] = pattern;
+    words[i] = eight_bytes;
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    for (std::size_t i = count * 8; i < bytes; ++i) {
+      destination[i] = static_cast<unsigned char>(eight_bytes >> (8 * (i % 8)));
+    }
   }
 }
 
-void fill_device_words(void* destination, std::size_t bytes, std::uint32_t pattern) {
-  if (bytes % 4 != 0 || reinterpret_cast<std::uintptr_t>(destination) % 4 != 0) {
+void fill_device_pattern(void* destination, std::size_t bytes, std::uint64_t eight_bytes) {
+  if (bytes == 0) return;
+  if (reinterpret_cast<std::uintptr_t>(destination) % 8 != 0) {  // fill on the host instead
     std::vector<unsigned char> host(bytes);
-    poison::fill(host.data(), bytes, pattern);
+    poison::fill_repeating(host.data(), bytes, eight_bytes);
     copy_to_device(destination, host.data(), bytes);
     return;
   }
-  const std::size_t count = bytes / 4;
-  if (count == 0) return;
-  const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((count + 255) / 256, 4096));
-  fill_words_kernel<<<blocks, 256>>>(static_cast<std::uint32_t*>(destination), count, pattern);
+  const std::size_t words = std::max<std::size_t>(bytes / 8, 1);
+  const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((words + 255) / 256, 4096));
+  fill_pattern_kernel<<<blocks, 256>>>(static_cast<unsigned char*>(destination), bytes,
+                                       eight_bytes);
   WB_CUDA_CHECK(cudaGetLastError());
   WB_CUDA_CHECK(cudaDeviceSynchronize());
 }

@@ -3,8 +3,13 @@
 //
 // The report says how many elements are wrong, lists the first few with their (row,
 // col), their tile and what the wrong value is (a poison pattern, an input element from
-// elsewhere, a number), then names the pattern (whole tiles, partial tiles at the
-// edges, tile borders, columns, transposed, swapped tiles) and its likely cause.
+// elsewhere, a number), counts the poison of each kind, then names the pattern (whole
+// tiles, partial tiles at the edges, tile borders, columns, transposed, swapped tiles)
+// and its likely cause.
+//
+// The output may be float, double, __half, __nv_bfloat16 or an integer type; the
+// reference is double either way, and each element's poison is that of its type (see
+// wb/poison.hpp). A NaN is never within a tolerance.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -30,17 +35,25 @@ struct Tolerance {
   static Tolerance exact() { return {}; }
 };
 
-struct CompareOptions {
+template <class T>
+struct CompareOptionsFor {
   Tolerance tolerance = Tolerance::exact();
   // For kernels that move data (copy, transpose): the input, so that a wrong value can
   // be traced back to the element it was taken from.
-  const std::vector<float>* input = nullptr;
+  const std::vector<T>* input = nullptr;
   ArrayShape input_shape{0, 0, 0, 0};  // the input's shape when it differs (transpose)
+  // What the grader knows from elsewhere (the simulator's counters: no cp.async issued
+  // at all, say): when not empty, the report's likely cause, in place of the one read
+  // from the wrong values, which would otherwise blame a later step of the kernel.
+  std::string known_cause;
 };
+using CompareOptions = CompareOptionsFor<float>;
 
-::testing::AssertionResult matches_reference(const std::vector<float>& actual,
+// Defined for float, double, __half, __nv_bfloat16 and the 32- and 64-bit integers.
+template <class T>
+::testing::AssertionResult matches_reference(const std::vector<T>& actual,
                                              const std::vector<double>& expected,
                                              const ArrayShape& shape,
-                                             const CompareOptions& options = {});
+                                             const CompareOptionsFor<T>& options = {});
 
 }  // namespace wb::grading

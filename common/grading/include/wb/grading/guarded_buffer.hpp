@@ -1,6 +1,7 @@
 // An output buffer with guard bands: `guard` poisoned elements before and after the
 // `size` elements the kernel may write, so that a store out of bounds is caught and
-// located instead of corrupting something silently.
+// located instead of corrupting something silently. For any element type with poison
+// patterns (float, double, __half, __nv_bfloat16, the integers: see wb/poison.hpp).
 //
 //   wb::grading::GuardedBuffer<float> out(n);
 //   kernel(..., out.data(), ...);            // data() points at the first real element
@@ -11,8 +12,6 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
-#include <cstring>
-#include <string>
 #include <vector>
 
 #include "wb/buffer.hpp"
@@ -22,12 +21,12 @@ namespace wb::grading {
 
 template <class T>
 class GuardedBuffer {
-  static_assert(sizeof(T) == 4, "guard bands hold 32-bit poison words");
+  static_assert(poison::has_traits<T>, "guard bands need the element type's poison patterns");
 
  public:
   explicit GuardedBuffer(std::size_t size, std::size_t guard = 4096)
       : storage_(size + 2 * guard), size_(size), guard_(guard) {
-    storage_.poison(poison::guard);
+    storage_.poison(poison::Kind::guard);
     poison();
   }
 
@@ -35,11 +34,7 @@ class GuardedBuffer {
   std::size_t size() const { return size_; }
 
   // Refills the inside with the `unwritten` poison (the guards keep theirs).
-  void poison() {
-    std::vector<T> all = storage_.download();
-    for (std::size_t i = 0; i < size_; ++i) all[guard_ + i] = as_t(poison::unwritten);
-    storage_.upload(all);
-  }
+  void poison() { fill_with_poison(data(), size_, poison::Kind::unwritten); }
 
   std::vector<T> download() const {
     const std::vector<T> all = storage_.download();
@@ -55,7 +50,7 @@ class GuardedBuffer {
     bool found = false;
     for (std::size_t i = 0; i < all.size(); ++i) {
       if (i >= guard_ && i < guard_ + size_) continue;
-      if (poison::matches(bits(all[i]), poison::guard)) continue;
+      if (poison::matches(all[i], poison::Kind::guard)) continue;
       (i < guard_ ? before : after)++;
       if (!found) first = static_cast<long long>(i) - static_cast<long long>(guard_);
       found = true;
@@ -69,17 +64,6 @@ class GuardedBuffer {
   }
 
  private:
-  static T as_t(std::uint32_t word) {
-    T value;
-    std::memcpy(&value, &word, sizeof value);
-    return value;
-  }
-  static std::uint32_t bits(T value) {
-    std::uint32_t word;
-    std::memcpy(&word, &value, sizeof word);
-    return word;
-  }
-
   DeviceBuffer<T> storage_;
   std::size_t size_;
   std::size_t guard_;

@@ -19,4 +19,8 @@ std::uint64_t last_seed();
 // `count` floats uniform in [-1, 1), never exactly zero, so an unwritten zero shows.
 std::vector<float> random_floats(std::size_t count, std::uint64_t seed);
 
+// `count` 32-bit words, every bit pattern equally likely: integer data, or (through
+// their bits) floats of every exponent, infinities and NaNs included.
+std::vector<std::uint32_t> random_words(std::size_t count, std::uint64_t seed);
+
 }  // namespace wb::grading

@@ -10,6 +10,9 @@
 //   threadIdx, blockIdx   -> thread_local values the scheduler sets at every resume;
 //   __syncthreads()       -> a switch back to the block's scheduler, which releases the
 //                            fibers once all of them wait at the same call site.
+// The rest of the surface lives in headers of its own, one idea each: vector types,
+// math functions and the fast intrinsics, bit intrinsics, atomics, fences, and the
+// 16-bit float types (cuda_fp16.hpp, cuda_bf16.hpp).
 // Included by <wb/wb.cuh> when WB_BACKEND_SIM is defined; never include it directly.
 #pragma once
 
@@ -17,6 +20,15 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+
+#include "wb/sim/cuda_atomics.hpp"
+#include "wb/sim/cuda_bf16.hpp"
+#include "wb/sim/cuda_bits.hpp"
+#include "wb/sim/cuda_fast_math.hpp"
+#include "wb/sim/cuda_fences.hpp"
+#include "wb/sim/cuda_fp16.hpp"
+#include "wb/sim/cuda_math.hpp"
+#include "wb/sim/cuda_vector_types.hpp"
 
 #define __global__
 #define __device__
@@ -36,25 +48,6 @@
 #define assert(condition) \
   ((condition) ? void(0) : ::wb::sim::kernel_assert_failed(#condition, __FILE__, __LINE__))
 
-struct uint3 {
-  unsigned int x, y, z;
-};
-
-struct dim3 {
-  unsigned int x = 1, y = 1, z = 1;
-  constexpr dim3(unsigned int x_ = 1, unsigned int y_ = 1, unsigned int z_ = 1)
-      : x(x_), y(y_), z(z_) {}
-  constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
-};
-
-// The vector types the vectorized-copy chapter uses, with CUDA's alignment.
-struct alignas(8) float2 { float x, y; };
-struct alignas(16) float4 { float x, y, z, w; };
-struct alignas(8) int2 { int x, y; };
-struct alignas(16) int4 { int x, y, z, w; };
-struct alignas(8) uint2 { unsigned int x, y; };
-struct alignas(16) uint4 { unsigned int x, y, z, w; };
-
 extern thread_local uint3 threadIdx;
 extern thread_local uint3 blockIdx;
 extern thread_local dim3 blockDim;
@@ -71,10 +64,8 @@ inline void __syncthreads(const char* file = __builtin_FILE(), int line = __buil
   ::wb::sim::sync_block(file, line);
 }
 
-// Device intrinsics a kernel of this workbook may use, with their CPU meaning.
+// A load through the read-only data cache on the GPU; a plain load here.
 template <class T>
 inline T __ldg(const T* pointer) {
   return *pointer;
 }
-inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
-using std::fmaf;

@@ -1,0 +1,61 @@
+// CUDA's vector types for g++, with the size and alignment nvcc gives them (so a
+// float4 load is one 16-byte access on both backends, and a struct of them has the
+// same layout), and the make_* functions that build them.
+//
+// The 3-component types are not over-aligned in CUDA (float3 is 12 bytes, aligned to
+// 4): only the 2- and 4-component ones are. double2 is 16 bytes, aligned to 16.
+// Included by cuda_shim.hpp; never include it directly.
+#pragma once
+
+struct uint3 {
+  unsigned int x, y, z;
+};
+struct int3 {
+  int x, y, z;
+};
+struct float3 {
+  float x, y, z;
+};
+
+struct alignas(8) float2 {
+  float x, y;
+};
+struct alignas(16) float4 {
+  float x, y, z, w;
+};
+struct alignas(8) int2 {
+  int x, y;
+};
+struct alignas(16) int4 {
+  int x, y, z, w;
+};
+struct alignas(8) uint2 {
+  unsigned int x, y;
+};
+struct alignas(16) uint4 {
+  unsigned int x, y, z, w;
+};
+struct alignas(16) double2 {
+  double x, y;
+};
+
+// A launch's grid or block: components not given are 1.
+struct dim3 {
+  unsigned int x = 1, y = 1, z = 1;
+  constexpr dim3(unsigned int x_ = 1, unsigned int y_ = 1, unsigned int z_ = 1)
+      : x(x_), y(y_), z(z_) {}
+  constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+};
+
+constexpr float2 make_float2(float x, float y) { return {x, y}; }
+constexpr float3 make_float3(float x, float y, float z) { return {x, y, z}; }
+constexpr float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
+constexpr int2 make_int2(int x, int y) { return {x, y}; }
+constexpr int3 make_int3(int x, int y, int z) { return {x, y, z}; }
+constexpr int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
+constexpr uint2 make_uint2(unsigned int x, unsigned int y) { return {x, y}; }
+constexpr uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) { return {x, y, z}; }
+constexpr uint4 make_uint4(unsigned int x, unsigned int y, unsigned int z, unsigned int w) {
+  return {x, y, z, w};
+}
+constexpr double2 make_double2(double x, double y) { return {x, y}; }
