@@ -1,5 +1,7 @@
 #include "wb/grading/technique.hpp"
 
+#include <cstdio>
+
 namespace wb::grading {
 
 #if WB_BACKEND_SIM
@@ -43,6 +45,63 @@ namespace wb::grading {
          << " of them in flight at a wait on average: a wait after each copy keeps one copy in "
             "flight at a time, which is what cp.async is meant to avoid. Issue all of a "
             "thread's copies, then wait once.";
+}
+
+namespace {
+
+std::string one_decimal(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", value);
+  return text;
+}
+
+const char* unit(sim::AccessKind kind) {
+  return sim::is_shared(kind) ? "wavefronts" : "sectors";
+}
+
+// The site of `kind` with the most transactions per request (ties: the most requests).
+const sim::AccessSite* worst_site(const sim::LaunchStats& stats, sim::AccessKind kind) {
+  const sim::AccessSite* worst = nullptr;
+  for (const auto& [key, site] : stats.sites) {
+    if (site.kind != kind || site.counts.requests == 0) continue;
+    if (worst == nullptr || site.counts.per_request() > worst->counts.per_request() ||
+        (site.counts.per_request() == worst->counts.per_request() &&
+         site.counts.requests > worst->counts.requests)) {
+      worst = &site;
+    }
+  }
+  return worst;
+}
+
+}  // namespace
+
+std::string describe_requests(const sim::LaunchStats& stats, sim::AccessKind kind) {
+  const sim::RequestCounts& counts = stats.of(kind);
+  std::string text = sim::to_string(kind);
+  if (counts.requests == 0) return text + ": none";
+  text += ": " + one_decimal(counts.per_request()) + " " + unit(kind) + " per request (ideal " +
+          one_decimal(counts.ideal_per_request()) + ", " + std::to_string(counts.requests) +
+          " requests)";
+  if (const sim::AccessSite* worst = worst_site(stats, kind)) {
+    const std::string line = sim::source_line_of(worst->pc);
+    text += "; worst at " + (line.empty() ? std::string("an unknown line") : line) + ", " +
+            one_decimal(worst->counts.per_request()) + " per request for " +
+            std::to_string(worst->bytes) + "-byte accesses (ideal " +
+            one_decimal(worst->counts.ideal_per_request()) + ")";
+  }
+  return text;
+}
+
+::testing::AssertionResult transactions_per_request_at_most(const sim::LaunchStats& stats,
+                                                            sim::AccessKind kind, double limit,
+                                                            const std::string& advice) {
+  const sim::RequestCounts& counts = stats.of(kind);
+  if (counts.requests == 0 || counts.per_request() <= limit) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure()
+         << describe_requests(stats, kind) << ". The step asks for at most "
+         << one_decimal(limit) << " " << unit(kind) << " per request: " << advice;
 }
 
 std::string simulator_notes(const sim::LaunchStats& stats) {

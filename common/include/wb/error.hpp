@@ -20,6 +20,8 @@ enum class ErrorKind {
   too_many_copies,         // copies issued and never waited for, without end
   shared_out_of_bounds,    // an access past the end of the dynamic shared memory
   global_out_of_bounds,    // an access past the end of a device allocation
+  shared_race,             // two threads touch a shared word, one writing, no barrier between
+  warp_sync,               // lanes named in a __syncwarp or shuffle mask never arrive
 };
 
 // A CUDA call that failed, a bad launch configuration, or (in the simulator) a kernel

@@ -538,8 +538,28 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   waits += other.waits;
   copies_in_flight_at_waits += other.copies_in_flight_at_waits;
   copies_never_waited += other.copies_never_waited;
+  for (int kind = 0; kind < kAccessKinds; ++kind) requests[kind] += other.requests[kind];
+  for (const auto& [key, site] : other.sites) {
+    AccessSite& mine = sites.try_emplace(key, AccessSite{site.pc, site.kind, 0, {}}).first->second;
+    mine.bytes = std::max(mine.bytes, site.bytes);
+    mine.counts += site.counts;
+  }
+  threads_past_request_limit += other.threads_past_request_limit;
+  warp_syncs += other.warp_syncs;
   for (const auto& [text, count] : other.warnings) warnings[text] += count;
   return *this;
+}
+
+const char* to_string(AccessKind kind) {
+  switch (kind) {
+    case AccessKind::shared_load: return "shared loads";
+    case AccessKind::shared_store: return "shared stores";
+    case AccessKind::global_load: return "global loads";
+    case AccessKind::global_store: return "global stores";
+    case AccessKind::cp_async_read: return "cp.async global reads";
+    case AccessKind::cp_async_write: return "cp.async shared writes";
+  }
+  return "?";
 }
 
 const LaunchStats& last_launch_stats() { return last_stats; }

@@ -22,6 +22,17 @@ namespace wb::grading {
 // which keeps one copy in flight at a time (the very thing cp.async is for).
 ::testing::AssertionResult waited_once_per_thread(const sim::LaunchStats& stats);
 
+// The requests of `kind` took at most `limit` transactions (wavefronts or sectors) per
+// request on average. The failure gives the figure, the ideal, the worst source line
+// with its own figure, and `advice` (what to change).
+::testing::AssertionResult transactions_per_request_at_most(const sim::LaunchStats& stats,
+                                                            sim::AccessKind kind, double limit,
+                                                            const std::string& advice);
+
+// "shared loads: 16.5 wavefronts per request (ideal 1.0); worst copy.cu:60, 32.0" for a
+// message, or "shared loads: none".
+std::string describe_requests(const sim::LaunchStats& stats, sim::AccessKind kind);
+
 // "The simulator noticed: ..." lines for the launch's warnings, or "" if none: a
 // failure message carries them, so that they are never lost on a stderr that
 // WB_SIM_QUIET silences.

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <utility>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -64,6 +65,54 @@ class ScopedSchedule {
 // ---------------------------------------------------------------------------------
 // Counters of one launch, summed over all its threads.
 
+// Warp-wide memory requests. As on a GPU, where one instruction of a warp is one
+// request, the k-th access of each lane of a warp since the last barrier, at one code
+// address, is one request. Exact where the warp's control flow is uniform; where its
+// lanes diverge, the lanes that reach an access at the same code address as their k-th
+// one form a request, which is close to what the hardware does.
+enum class AccessKind {
+  shared_load,
+  shared_store,
+  global_load,
+  global_store,
+  cp_async_read,   // the global side of cp.async
+  cp_async_write,  // its shared side
+};
+inline constexpr int kAccessKinds = 6;
+const char* to_string(AccessKind kind);  // "shared loads", ...
+inline bool is_shared(AccessKind kind) {
+  return kind == AccessKind::shared_load || kind == AccessKind::shared_store ||
+         kind == AccessKind::cp_async_write;
+}
+
+struct RequestCounts {
+  std::uint64_t requests = 0;
+  // Shared memory: wavefronts (more than the ideal is a bank conflict). Global memory:
+  // 32-byte sectors (more than the ideal is an uncoalesced access).
+  std::uint64_t transactions = 0;
+  std::uint64_t ideal = 0;  // the fewest transactions the same requests could take
+  double per_request() const {
+    return requests == 0 ? 0.0 : static_cast<double>(transactions) / static_cast<double>(requests);
+  }
+  double ideal_per_request() const {
+    return requests == 0 ? 0.0 : static_cast<double>(ideal) / static_cast<double>(requests);
+  }
+  RequestCounts& operator+=(const RequestCounts& other) {
+    requests += other.requests;
+    transactions += other.transactions;
+    ideal += other.ideal;
+    return *this;
+  }
+};
+
+// The requests of one access of the kernel's code.
+struct AccessSite {
+  const void* pc = nullptr;  // the code address (source_line_of names its line)
+  AccessKind kind = AccessKind::shared_load;
+  unsigned bytes = 0;        // the widest lane access seen there
+  RequestCounts counts;
+};
+
 struct LaunchStats {
   std::uint64_t blocks = 0;
   std::uint64_t threads = 0;
@@ -78,10 +127,19 @@ struct LaunchStats {
   // copies a wait found in flight on average (1 when every copy is waited for at once).
   std::uint64_t copies_in_flight_at_waits = 0;
   std::uint64_t copies_never_waited = 0;  // copies still pending when their thread ended
+  // Warp requests of each kind, and per code address.
+  RequestCounts requests[kAccessKinds];
+  std::map<std::pair<const void*, AccessKind>, AccessSite> sites;
+  // Threads that made more accesses between two barriers than the simulator records
+  // (their later accesses are checked, but not counted in `requests`).
+  std::uint64_t threads_past_request_limit = 0;
+  std::uint64_t warp_syncs = 0;  // __syncwarp and shuffle rendezvous completed
   // Warnings, each once per launch with a count: "12 threads ended with ...".
   std::map<std::string, std::uint64_t> warnings;
 
   std::uint64_t cp_async_ops() const { return cp_async_4 + cp_async_8 + cp_async_16; }
+  const RequestCounts& of(AccessKind kind) const { return requests[static_cast<int>(kind)]; }
+  RequestCounts& of(AccessKind kind) { return requests[static_cast<int>(kind)]; }
   LaunchStats& operator+=(const LaunchStats& other);
 };
 

@@ -1,0 +1,121 @@
+// How a GPU serves one warp-wide memory request: shared-memory wavefronts (bank
+// conflicts) and global-memory 32-byte sectors (coalescing).
+//
+// One place for the rules, used by the simulator, which counts them for every warp
+// request of a kernel, and by the book's figures and the graders' messages, which
+// draw the bank map of a shared layout under a thread layout.
+//
+// Shared memory has 32 banks of 4 bytes: word w (byte address / 4) lives in bank
+// w % 32. A request is served in phases: all 32 lanes at once for accesses of 4 bytes
+// or less, half-warps (lanes 0-15, 16-31) for 8-byte accesses, quarter-warps for
+// 16-byte ones. In a phase, each bank delivers one word per wavefront; lanes that read
+// the same word share it (a broadcast costs nothing), lanes that touch different words
+// of one bank take a wavefront each. So a phase costs the largest number of distinct
+// words any bank holds, and a request the sum over its phases with an active lane:
+//   4-byte, 32 lanes on consecutive words          1 wavefront
+//   4-byte, lanes 128 words apart (a 128-row tile)  32 (a 32-way conflict)
+//   8-byte, consecutive                             2 (one a half-warp: no conflict)
+//   16-byte, consecutive                            4 (one a quarter-warp)
+//
+// Global memory moves 32-byte sectors: a request costs the number of distinct sectors
+// its active lanes touch. 32 lanes reading consecutive floats from an aligned address
+// touch 4 sectors (128 bytes); lanes 512 bytes apart touch 32.
+//
+// Host-only C++, no CUDA needed.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+namespace wb::transactions {
+
+inline constexpr int kWarpSize = 32;
+inline constexpr int kBanks = 32;
+inline constexpr int kBankBytes = 4;
+inline constexpr int kSectorBytes = 32;
+
+// One lane's part of a warp request: where, how wide, and whether the lane takes part.
+struct LaneAccess {
+  std::uintptr_t address = 0;
+  unsigned bytes = 0;
+  bool active = false;
+};
+using WarpRequest = std::array<LaneAccess, kWarpSize>;
+
+// Lanes per phase of a shared-memory request whose lanes access `bytes` each.
+constexpr int lanes_per_phase(unsigned bytes) {
+  return bytes <= 4 ? 32 : bytes <= 8 ? 16 : 8;
+}
+
+// The bank of a byte address.
+constexpr int bank_of(std::uintptr_t address) {
+  return static_cast<int>(address / kBankBytes % kBanks);
+}
+
+// Wavefronts of one shared-memory request (0 if no lane is active). The width of the
+// request is that of its widest lane.
+inline int shared_wavefronts(const WarpRequest& request) {
+  unsigned width = 0;
+  for (const LaneAccess& lane : request) {
+    if (lane.active) width = std::max(width, lane.bytes);
+  }
+  if (width == 0) return 0;
+  const int phase_lanes = lanes_per_phase(width);
+  int wavefronts = 0;
+  for (int first = 0; first < kWarpSize; first += phase_lanes) {
+    // The distinct words of each bank in this phase: at most 8 lanes x 4 words or
+    // 32 lanes x 1 word, so 32 slots a bank always suffice.
+    std::array<std::array<std::uintptr_t, kWarpSize>, kBanks> words;
+    std::array<int, kBanks> distinct{};
+    bool any = false;
+    for (int lane = first; lane < first + phase_lanes; ++lane) {
+      const LaneAccess& access = request[lane];
+      if (!access.active) continue;
+      any = true;
+      const std::uintptr_t first_word = access.address / kBankBytes;
+      const std::uintptr_t last_word = (access.address + std::max(access.bytes, 1u) - 1) / kBankBytes;
+      for (std::uintptr_t word = first_word; word <= last_word; ++word) {
+        const int bank = static_cast<int>(word % kBanks);
+        auto& seen = words[bank];
+        const auto end = seen.begin() + distinct[bank];
+        if (std::find(seen.begin(), end, word) == end && distinct[bank] < kWarpSize) {
+          seen[distinct[bank]++] = word;
+        }
+      }
+    }
+    if (any) wavefronts += *std::max_element(distinct.begin(), distinct.end());
+  }
+  return wavefronts;
+}
+
+// The fewest wavefronts a request of this width can take: 1 for 4 bytes or less, 2 for
+// 8, 4 for 16 (one per phase).
+constexpr int ideal_wavefronts(unsigned bytes) { return kWarpSize / lanes_per_phase(bytes); }
+
+// 32-byte sectors of one global-memory request (0 if no lane is active).
+inline int global_sectors(const WarpRequest& request) {
+  // At most 32 lanes x 2 sectors (an access of up to 16 bytes spans at most 2).
+  std::array<std::uintptr_t, 2 * kWarpSize> sectors;
+  int count = 0;
+  for (const LaneAccess& lane : request) {
+    if (!lane.active) continue;
+    const std::uintptr_t first = lane.address / kSectorBytes;
+    const std::uintptr_t last = (lane.address + std::max(lane.bytes, 1u) - 1) / kSectorBytes;
+    for (std::uintptr_t sector = first; sector <= last; ++sector) {
+      if (std::find(sectors.begin(), sectors.begin() + count, sector) ==
+              sectors.begin() + count &&
+          count < static_cast<int>(sectors.size())) {
+        sectors[count++] = sector;
+      }
+    }
+  }
+  return count;
+}
+
+// The fewest sectors a request of `active_lanes` lanes of `bytes` each can touch.
+constexpr int ideal_sectors(int active_lanes, unsigned bytes) {
+  return static_cast<int>((active_lanes * bytes + kSectorBytes - 1) / kSectorBytes);
+}
+
+}  // namespace wb::transactions
