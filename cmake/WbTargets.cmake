@@ -21,10 +21,13 @@ endfunction()
 # to the simulator (sim backend only). GCC's thread-sanitizer instrumentation, at
 # compile time only, calls __tsan_read4(address) and friends before each access; the
 # simulator defines those functions itself (common/sim/src/access.cpp) and the
-# sanitizer's runtime is never linked.
+# sanitizer's runtime is never linked. No loop vectorisation there: a GPU thread's
+# four 4-byte loads must reach the simulator as four 4-byte loads, not one 16-byte one,
+# or the warp-request counters would count what g++ made of the loop.
 function(wb_instrument_kernels target backend)
   if(backend STREQUAL "sim")
-    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread>)
+    target_compile_options(${target} PRIVATE
+      $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread -fno-tree-vectorize -fno-tree-slp-vectorize>)
   endif()
 endfunction()
 

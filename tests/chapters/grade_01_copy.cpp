@@ -34,6 +34,10 @@ const std::map<wb::ErrorKind, std::string> kCommonCauses = {
     {wb::ErrorKind::too_many_copies,
      "a loop that never ends: does each loop advance its index (`row += kThreadRows`, "
      "not `row + kThreadRows`)?"},
+    {wb::ErrorKind::shared_race,
+     "a thread reads elements of smem_tile that other threads copied. A wait makes a "
+     "thread's own copies visible to itself only; the elements copied by other threads "
+     "need a __syncthreads() after everyone's wait, before the reads."},
     {wb::ErrorKind::misaligned,
      "wb::cp_async copies sizeof(float) = 4 bytes: both addresses must be multiples of 4; "
      "is an address cast from a byte offset?"},

@@ -53,6 +53,63 @@ constexpr int bank_of(std::uintptr_t address) {
   return static_cast<int>(address / kBankBytes % kBanks);
 }
 
+namespace detail {
+
+// The words [first, last] that `access` touches.
+inline void words_of(const LaneAccess& access, std::uintptr_t& first, std::uintptr_t& last) {
+  first = access.address / kBankBytes;
+  last = (access.address + std::max(access.bytes, 1u) - 1) / kBankBytes;
+}
+
+// Wavefronts of the phase of lanes [begin, end): the most distinct words in one bank.
+inline int phase_wavefronts(const WarpRequest& request, int begin, int end) {
+  // The common cases first: each bank holds at most one distinct word (no conflict,
+  // or a broadcast), one pass.
+  std::array<std::uintptr_t, kBanks> bank_word;
+  std::uint32_t used = 0;
+  bool any = false, conflict = false;
+  for (int lane = begin; lane < end && !conflict; ++lane) {
+    const LaneAccess& access = request[lane];
+    if (!access.active) continue;
+    any = true;
+    std::uintptr_t first, last;
+    words_of(access, first, last);
+    for (std::uintptr_t word = first; word <= last; ++word) {
+      const int bank = static_cast<int>(word % kBanks);
+      if ((used >> bank & 1u) == 0) {
+        used |= 1u << bank;
+        bank_word[bank] = word;
+      } else if (bank_word[bank] != word) {
+        conflict = true;
+        break;
+      }
+    }
+  }
+  if (!any) return 0;
+  if (!conflict) return 1;
+  // A conflict: count the distinct words of every bank (at most 8 lanes x 4 words or
+  // 32 lanes x 1 word a phase, so 32 slots a bank suffice).
+  std::array<std::array<std::uintptr_t, kWarpSize>, kBanks> words;
+  std::array<int, kBanks> distinct{};
+  for (int lane = begin; lane < end; ++lane) {
+    const LaneAccess& access = request[lane];
+    if (!access.active) continue;
+    std::uintptr_t first, last;
+    words_of(access, first, last);
+    for (std::uintptr_t word = first; word <= last; ++word) {
+      const int bank = static_cast<int>(word % kBanks);
+      auto& seen = words[bank];
+      const auto seen_end = seen.begin() + distinct[bank];
+      if (std::find(seen.begin(), seen_end, word) == seen_end && distinct[bank] < kWarpSize) {
+        seen[distinct[bank]++] = word;
+      }
+    }
+  }
+  return *std::max_element(distinct.begin(), distinct.end());
+}
+
+}  // namespace detail
+
 // Wavefronts of one shared-memory request (0 if no lane is active). The width of the
 // request is that of its widest lane.
 inline int shared_wavefronts(const WarpRequest& request) {
@@ -64,27 +121,7 @@ inline int shared_wavefronts(const WarpRequest& request) {
   const int phase_lanes = lanes_per_phase(width);
   int wavefronts = 0;
   for (int first = 0; first < kWarpSize; first += phase_lanes) {
-    // The distinct words of each bank in this phase: at most 8 lanes x 4 words or
-    // 32 lanes x 1 word, so 32 slots a bank always suffice.
-    std::array<std::array<std::uintptr_t, kWarpSize>, kBanks> words;
-    std::array<int, kBanks> distinct{};
-    bool any = false;
-    for (int lane = first; lane < first + phase_lanes; ++lane) {
-      const LaneAccess& access = request[lane];
-      if (!access.active) continue;
-      any = true;
-      const std::uintptr_t first_word = access.address / kBankBytes;
-      const std::uintptr_t last_word = (access.address + std::max(access.bytes, 1u) - 1) / kBankBytes;
-      for (std::uintptr_t word = first_word; word <= last_word; ++word) {
-        const int bank = static_cast<int>(word % kBanks);
-        auto& seen = words[bank];
-        const auto end = seen.begin() + distinct[bank];
-        if (std::find(seen.begin(), end, word) == end && distinct[bank] < kWarpSize) {
-          seen[distinct[bank]++] = word;
-        }
-      }
-    }
-    if (any) wavefronts += *std::max_element(distinct.begin(), distinct.end());
+    wavefronts += detail::phase_wavefronts(request, first, first + phase_lanes);
   }
   return wavefronts;
 }

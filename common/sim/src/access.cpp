@@ -8,10 +8,12 @@
 // they feed the simulator instead. So a learner writes plain CUDA (`smem_tile[i] = x`)
 // and the simulator still sees each access, with the code address it came from.
 //
-// What it does with them today: the first access of a block to a word of static shared
+// What it does with them: the first access of a block to a word of static shared
 // memory poisons the word (every block starts with undefined shared memory, as on a
 // GPU); an access in the guard bands of dynamic shared memory, or just past the end of
-// a device allocation, fails the launch naming the thread and the source line.
+// a device allocation, fails the launch naming the thread and the source line; every
+// shared and global access is recorded for the warp-request counters (requests.cpp),
+// and every shared one checked for races with other threads (race_check.cpp).
 // Accesses from host code of the same files (no CUDA thread running) return at once.
 #include <cstddef>
 #include <cstdint>
@@ -22,11 +24,16 @@ namespace wb::sim {
 namespace {
 
 // An access outside the block's shared memory: a local variable, device memory, or a
-// global variable of the program.
-[[gnu::noinline]] void check_other_access(ThreadState& thread, const void* address,
+// global variable of the program. True for device memory.
+[[gnu::noinline]] bool check_other_access(ThreadState& thread, const void* address,
                                           std::size_t bytes, bool write, const void* pc) {
   Worker& worker = *thread.worker;
-  if (worker.stacks != nullptr && worker.stacks->contains(address)) return;
+  if (worker.stacks != nullptr && worker.stacks->contains(address)) return false;
+  const auto* begin = static_cast<const std::byte*>(address);
+  if (const Allocation* cached = worker.last_allocation;
+      cached != nullptr && begin >= cached->begin && begin + bytes <= cached->begin + cached->bytes) {
+    return true;
+  }
   if (const std::string overrun = explain_dynamic_overrun(worker.shared, address, bytes);
       !overrun.empty()) {
     fail_without_unwinding(source_line_of(pc),
@@ -34,16 +41,11 @@ namespace {
                        " bytes covers " + overrun,
                    ErrorKind::shared_out_of_bounds);
   }
-  const auto* begin = static_cast<const std::byte*>(address);
-  if (const Allocation* cached = worker.last_allocation;
-      cached != nullptr && begin >= cached->begin && begin + bytes <= cached->begin + cached->bytes) {
-    return;
-  }
   const Allocation* allocation = worker.job->allocations.around(address, kDeviceAllocationGap);
-  if (allocation == nullptr) return;  // a global variable of the program, or host memory
+  if (allocation == nullptr) return false;  // a global variable of the program, or host memory
   if (begin + bytes <= allocation->begin + allocation->bytes) {
     worker.last_allocation = allocation;
-    return;
+    return true;
   }
   const auto offset = begin - allocation->begin;
   fail_without_unwinding(source_line_of(pc),
@@ -56,7 +58,21 @@ namespace {
                  ErrorKind::global_out_of_bounds);
 }
 
-inline void on_access(const void* address, std::size_t bytes, bool write, const void* pc) {
+// An access to the block's shared memory: counted in warp requests and checked for
+// races (atomics are neither).
+void on_shared_access(ThreadState& thread, const void* address, std::size_t bytes, bool write,
+                      const void* pc, bool atomic) {
+  if (atomic) return;
+  record_access(thread, reinterpret_cast<std::uintptr_t>(address), bytes,
+                write ? AccessKind::shared_store : AccessKind::shared_load, pc);
+  std::string race;
+  if (!check_shared_race(thread, static_cast<const std::byte*>(address), bytes, write, pc, race)) {
+    fail_without_unwinding(source_line_of(pc), race, ErrorKind::shared_race);
+  }
+}
+
+inline void on_access(const void* address, std::size_t bytes, bool write, const void* pc,
+                      bool atomic = false) {
   ThreadState* thread = running_thread;
   if (thread == nullptr) return;  // host code of a kernel file
   LastSeen& seen = thread->last_seen;
@@ -67,9 +83,14 @@ inline void on_access(const void* address, std::size_t bytes, bool write, const 
   seen.access_is_latest = true;
   SharedMemory& shared = thread->worker->shared;
   if (shared.in_static(address)) {
-    touch_static_shared(shared, address, bytes);
-  } else if (!shared.in_dynamic(address, bytes)) {
-    check_other_access(*thread, address, bytes, write, pc);
+    if (touch_static_shared(shared, address, bytes)) {
+      on_shared_access(*thread, address, bytes, write, pc, atomic);
+    }
+  } else if (shared.in_dynamic(address, bytes)) {
+    on_shared_access(*thread, address, bytes, write, pc, atomic);
+  } else if (check_other_access(*thread, address, bytes, write, pc) && !atomic) {
+    record_access(*thread, reinterpret_cast<std::uintptr_t>(address), bytes,
+                  write ? AccessKind::global_store : AccessKind::global_load, pc);
   }
 }
 
@@ -125,11 +146,11 @@ void __tsan_write_range(void* address, std::size_t bytes) {
 // correct).
 #define WB_ATOMIC_ENTRIES(bits, type)                                                        \
   type __tsan_atomic##bits##_load(const volatile type* a, int) {                             \
-    wb::sim::on_access(const_cast<const type*>(a), sizeof(type), false, WB_RETURN_ADDRESS);  \
+    wb::sim::on_access(const_cast<const type*>(a), sizeof(type), false, WB_RETURN_ADDRESS, true);  \
     return __atomic_load_n(a, __ATOMIC_SEQ_CST);                                             \
   }                                                                                          \
   void __tsan_atomic##bits##_store(volatile type* a, type v, int) {                          \
-    wb::sim::on_access(const_cast<type*>(a), sizeof(type), true, WB_RETURN_ADDRESS);         \
+    wb::sim::on_access(const_cast<type*>(a), sizeof(type), true, WB_RETURN_ADDRESS, true);         \
     __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                \
   }                                                                                          \
   WB_ATOMIC_RMW(bits, type, exchange, __atomic_exchange_n)                                   \
@@ -141,26 +162,26 @@ void __tsan_write_range(void* address, std::size_t bytes) {
   WB_ATOMIC_RMW(bits, type, fetch_nand, __atomic_fetch_nand)                                 \
   int __tsan_atomic##bits##_compare_exchange_strong(volatile type* a, type* expected,        \
                                                     type desired, int, int) {                \
-    wb::sim::on_access(const_cast<type*>(a), sizeof(type), true, WB_RETURN_ADDRESS);         \
+    wb::sim::on_access(const_cast<type*>(a), sizeof(type), true, WB_RETURN_ADDRESS, true);         \
     return __atomic_compare_exchange_n(a, expected, desired, false, __ATOMIC_SEQ_CST,        \
                                        __ATOMIC_SEQ_CST);                                    \
   }                                                                                          \
   int __tsan_atomic##bits##_compare_exchange_weak(volatile type* a, type* expected,          \
                                                   type desired, int, int) {                  \
-    wb::sim::on_access(const_cast<type*>(a), sizeof(type), true, WB_RETURN_ADDRESS);         \
+    wb::sim::on_access(const_cast<type*>(a), sizeof(type), true, WB_RETURN_ADDRESS, true);         \
     return __atomic_compare_exchange_n(a, expected, desired, true, __ATOMIC_SEQ_CST,         \
                                        __ATOMIC_SEQ_CST);                                    \
   }                                                                                          \
   type __tsan_atomic##bits##_compare_exchange_val(volatile type* a, type expected,           \
                                                   type desired, int, int) {                  \
-    wb::sim::on_access(const_cast<type*>(a), sizeof(type), true, WB_RETURN_ADDRESS);         \
+    wb::sim::on_access(const_cast<type*>(a), sizeof(type), true, WB_RETURN_ADDRESS, true);         \
     __atomic_compare_exchange_n(a, &expected, desired, false, __ATOMIC_SEQ_CST,              \
                                 __ATOMIC_SEQ_CST);                                           \
     return expected;                                                                         \
   }
 #define WB_ATOMIC_RMW(bits, type, name, builtin)                                   \
   type __tsan_atomic##bits##_##name(volatile type* a, type v, int) {               \
-    wb::sim::on_access(const_cast<type*>(a), sizeof(type), true, WB_RETURN_ADDRESS); \
+    wb::sim::on_access(const_cast<type*>(a), sizeof(type), true, WB_RETURN_ADDRESS, true); \
     return builtin(a, v, __ATOMIC_SEQ_CST);                                        \
   }
 WB_ATOMIC_ENTRIES(8, std::uint8_t)

@@ -21,15 +21,6 @@ std::string hex(const void* pointer) {
   return text;
 }
 
-ThreadState& require_thread(const char* what, const char* file, int line) {
-  ThreadState* thread = current_thread();
-  if (thread == nullptr) {
-    throw Error(std::string(file) + ":" + std::to_string(line) + ": " + what +
-                " called outside a kernel launch");
-  }
-  return *thread;
-}
-
 // Why `source` is not a readable range of device memory, in a learner's words, and
 // which kind of mistake that is.
 struct BadSource {
@@ -66,6 +57,15 @@ BadSource explain_bad_source(const void* source, int bytes) {
 void perform_copies(AsyncCopyQueue& queue, std::size_t up_to) {
   for (; queue.performed < up_to; ++queue.performed) {
     const PendingCopy& copy = queue.copies[queue.performed];
+    // The copy lands now: a write of its issuer in this barrier interval.
+    if (ThreadState* thread = running_thread; thread != nullptr) {
+      const std::string race = check_shared_race(
+          *thread, copy.destination, static_cast<std::size_t>(copy.copy_bytes), true, copy.pc);
+      if (!race.empty()) {
+        kernel_fail_at(source_line_of(copy.pc), "the cp.async issued here lands at its wait: " + race,
+                       ErrorKind::shared_race);
+      }
+    }
     std::memcpy(copy.destination, copy.source, static_cast<std::size_t>(copy.source_bytes));
     std::memset(copy.destination + copy.source_bytes, 0,
                 static_cast<std::size_t>(copy.copy_bytes - copy.source_bytes));
@@ -135,10 +135,19 @@ void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_
   }
 
   auto* destination = static_cast<std::byte*>(shared_dst);
+  const void* pc = __builtin_return_address(0);
   if (worker.shared.in_static(destination)) touch_static_shared(worker.shared, destination, copy_size);
+  if (const std::string race = check_shared_race(thread, destination, copy_size, true, pc);
+      !race.empty()) {
+    kernel_fail(file, line, what + race, ErrorKind::shared_race);
+  }
+  if (src_bytes > 0) {
+    record_access(thread, src_address, copy_size, AccessKind::cp_async_read, pc);
+  }
+  record_access(thread, dst_address, copy_size, AccessKind::cp_async_write, pc);
   poison::fill(destination, copy_size, poison::in_flight);
   queue.copies.push_back(PendingCopy{destination, static_cast<const std::byte*>(global_src),
-                                     copy_bytes, src_bytes});
+                                     copy_bytes, src_bytes, pc});
 
   LaunchStats& stats = worker.stats;
   (copy_bytes == 4 ? stats.cp_async_4 : copy_bytes == 8 ? stats.cp_async_8 : stats.cp_async_16)++;

@@ -193,7 +193,8 @@ class BlockRunner {
   void run() {
     worker_.running_block = static_cast<std::int64_t>(block_linear_);
     prepare_threads();
-    begin_block_shared(worker_.shared);
+    reserve_request_records(worker_, thread_count_);
+    begin_block_shared(worker_.shared, thread_count_);
     for (unsigned round = 0;; ++round) {
       for (unsigned i : run_order(thread_count_, job_.schedule, block_linear_, round)) {
         ThreadState& thread = *worker_.threads[i];
@@ -204,8 +205,16 @@ class BlockRunner {
           abort_block();
           std::rethrow_exception(error);
         }
+        if (warp_stopped(thread.warp())) tally_warp(worker_, 32 * thread.warp(), thread_count_);
       }
+      // Lanes that a warp rendezvous released after their turn in this round.
+      if (any_thread(ThreadStatus::ready)) continue;
+      if (const std::string stuck = describe_stuck_warps(worker_, thread_count_); !stuck.empty()) {
+        fail_block(stuck, ErrorKind::warp_sync);
+      }
+      tally_requests(worker_, thread_count_);
       if (!release_barrier()) break;
+      begin_interval(worker_.shared);
     }
     finish_block();
     worker_.running_block = -1;
@@ -303,7 +312,8 @@ class BlockRunner {
     worker_.block_aborting = true;
     for (unsigned i = 0; i < thread_count_; ++i) {
       ThreadState& thread = *worker_.threads[i];
-      if (thread.status == ThreadStatus::ready || thread.status == ThreadStatus::at_barrier) {
+      if (thread.status == ThreadStatus::ready || thread.status == ThreadStatus::at_barrier ||
+          thread.status == ThreadStatus::at_warp_sync) {
         resume(thread);
       }
     }
@@ -311,9 +321,25 @@ class BlockRunner {
     worker_.running_block = -1;
   }
 
-  [[noreturn]] void fail_block(const std::string& what) {
+  [[noreturn]] void fail_block(const std::string& what, ErrorKind kind = ErrorKind::barrier) {
     abort_block();
-    throw KernelError("block " + format_index(blockIdx) + ": " + what);
+    throw KernelError("block " + format_index(blockIdx) + ": " + what, kind);
+  }
+
+  // No lane of the warp is ready to run.
+  bool warp_stopped(unsigned warp) const {
+    const unsigned end = std::min(thread_count_, 32 * warp + 32);
+    for (unsigned i = 32 * warp; i < end; ++i) {
+      if (worker_.threads[i]->status == ThreadStatus::ready) return false;
+    }
+    return true;
+  }
+
+  bool any_thread(ThreadStatus status) const {
+    for (unsigned i = 0; i < thread_count_; ++i) {
+      if (worker_.threads[i]->status == status) return true;
+    }
+    return false;
   }
 
   static std::string site(const ThreadState& thread) {
@@ -511,6 +537,21 @@ void sync_block(const char* file, int line) {
   note_call_site(*thread, file, line);
   thread->fiber->suspend();
   if (thread->worker->block_aborting) throw BlockAborted{};
+}
+
+ThreadState& require_thread(const char* what, const char* file, int line) {
+  ThreadState* thread = current_thread();
+  if (thread == nullptr) {
+    throw Error(std::string(file) + ":" + std::to_string(line) + ": " + what +
+                " called outside a kernel launch");
+  }
+  return *thread;
+}
+
+void wait_at_warp_rendezvous(ThreadState& thread) {
+  thread.status = ThreadStatus::at_warp_sync;
+  thread.fiber->suspend();
+  if (thread.worker->block_aborting) throw BlockAborted{};
 }
 
 void note_call_site(ThreadState& thread, const char* file, int line) {

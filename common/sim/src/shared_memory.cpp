@@ -1,7 +1,12 @@
 // Shared memory in the simulator: where the block's static and dynamic shared memory
 // lie, the poison every block starts with, and what to say of an address outside them.
+#include <cxxabi.h>
+#include <elf.h>
+#include <fcntl.h>
 #include <link.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -55,7 +60,90 @@ void mark_never_poisoned(SharedMemory& shared, const void* variable, std::size_t
   }
 }
 
+// A thread-local variable of the executable: its offset in the thread-local block.
+struct TlsSymbol {
+  std::size_t offset;
+  std::size_t bytes;
+  std::string name;
+};
+
+// "smem_tile" from "ch01::(anonymous namespace)::copy_tile_kernel(float const*)::smem_tile".
+std::string short_name(const char* mangled) {
+  int status = 0;
+  char* demangled = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+  std::string name = status == 0 && demangled != nullptr ? demangled : mangled;
+  std::free(demangled);
+  const std::size_t colons = name.rfind("::");
+  return colons == std::string::npos ? name : name.substr(colons + 2);
+}
+
+bool read_at(int file, void* out, std::size_t bytes, std::size_t offset) {
+  return ::pread(file, out, bytes, static_cast<off_t>(offset)) == static_cast<ssize_t>(bytes);
+}
+
+// The executable's thread-local variables, from its symbol table (empty where it has
+// none: a stripped build; messages then give offsets only). __shared__ variables are
+// among them (static thread_local, see cuda_shim.hpp).
+std::vector<TlsSymbol> read_tls_symbols() {
+  std::vector<TlsSymbol> symbols;
+  const int file = ::open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+  if (file < 0) return symbols;
+  ElfW(Ehdr) header;
+  std::vector<ElfW(Shdr)> sections;
+  if (read_at(file, &header, sizeof header, 0) && header.e_shentsize == sizeof(ElfW(Shdr))) {
+    sections.resize(header.e_shnum);
+    if (!read_at(file, sections.data(), sections.size() * sizeof(ElfW(Shdr)), header.e_shoff)) {
+      sections.clear();
+    }
+  }
+  for (const ElfW(Shdr)& section : sections) {
+    if (section.sh_type != SHT_SYMTAB || section.sh_link >= sections.size()) continue;
+    const ElfW(Shdr)& names = sections[section.sh_link];
+    std::vector<ElfW(Sym)> table(section.sh_size / sizeof(ElfW(Sym)));
+    std::string text(names.sh_size, '\0');
+    if (!read_at(file, table.data(), table.size() * sizeof(ElfW(Sym)), section.sh_offset) ||
+        !read_at(file, text.data(), text.size(), names.sh_offset)) {
+      continue;
+    }
+    for (const ElfW(Sym)& symbol : table) {
+      if (ELF64_ST_TYPE(symbol.st_info) != STT_TLS || symbol.st_name >= text.size()) continue;
+      symbols.push_back({symbol.st_value, symbol.st_size, short_name(text.c_str() + symbol.st_name)});
+    }
+  }
+  ::close(file);
+  std::sort(symbols.begin(), symbols.end(),
+            [](const TlsSymbol& a, const TlsSymbol& b) { return a.offset < b.offset; });
+  return symbols;
+}
+
+const std::vector<TlsSymbol>& tls_symbols() {
+  static const std::vector<TlsSymbol> symbols = read_tls_symbols();
+  return symbols;
+}
+
 }  // namespace
+
+std::string describe_shared_address(const SharedMemory& shared, const void* pointer,
+                                    std::size_t bytes) {
+  const auto* address = static_cast<const std::byte*>(pointer);
+  if (shared.in_dynamic(address, 1)) {
+    const auto offset = static_cast<std::size_t>(address - shared.dynamic_begin());
+    return "bytes [" + std::to_string(offset) + ", " + std::to_string(offset + bytes) +
+           ") of the dynamic shared memory (float index " + std::to_string(offset / 4) + ")";
+  }
+  if (!shared.in_static(address)) return "an address outside shared memory";
+  const auto offset = static_cast<std::size_t>(address - shared.tls_begin);
+  for (const TlsSymbol& symbol : tls_symbols()) {
+    if (offset < symbol.offset || offset >= symbol.offset + symbol.bytes) continue;
+    const std::size_t inside = offset - symbol.offset;
+    if (bytes == 4 && inside % 4 == 0) {
+      return symbol.name + "[" + std::to_string(inside / 4) + "] (in 4-byte elements)";
+    }
+    return "bytes [" + std::to_string(inside) + ", " + std::to_string(inside + bytes) +
+           ") of the __shared__ variable " + symbol.name;
+  }
+  return "byte " + std::to_string(offset) + " of the static shared memory";
+}
 
 void locate_static_shared(SharedMemory& shared) {
   TlsBlock block;
@@ -70,7 +158,9 @@ void locate_static_shared(SharedMemory& shared) {
   const auto end = begin + block.bytes;
   shared.static_begin = reinterpret_cast<std::byte*>((begin + 3) / 4 * 4);
   shared.static_bytes = (end / 4 * 4) - reinterpret_cast<std::uintptr_t>(shared.static_begin);
+  shared.tls_begin = block.begin;
   shared.word_epoch.assign(shared.static_bytes / 4, 0);
+  shared.static_history.assign(shared.static_bytes / 4, WordHistory{});
   // The built-in variables live there too; the scheduler sets them, kernels read them.
   mark_never_poisoned(shared, &threadIdx, sizeof threadIdx);
   mark_never_poisoned(shared, &blockIdx, sizeof blockIdx);
@@ -78,7 +168,11 @@ void locate_static_shared(SharedMemory& shared) {
   mark_never_poisoned(shared, &gridDim, sizeof gridDim);
 }
 
-void begin_block_shared(SharedMemory& shared) {
+void begin_block_shared(SharedMemory& shared, unsigned threads) {
+  begin_interval(shared);
+  shared.warp_syncs.assign((threads + 31) / 32, 0);
+  shared.rendezvous.resize((threads + 31) / 32);
+  for (WarpRendezvous& warp : shared.rendezvous) warp.arrived = 0;
   if (++shared.block_epoch == SharedMemory::kNeverPoisoned) {
     for (std::uint32_t& epoch : shared.word_epoch) {
       if (epoch != SharedMemory::kNeverPoisoned) epoch = 0;
@@ -93,16 +187,18 @@ void begin_block_shared(SharedMemory& shared) {
   }
 }
 
-void touch_static_shared(SharedMemory& shared, const void* pointer, std::size_t bytes) {
+bool touch_static_shared(SharedMemory& shared, const void* pointer, std::size_t bytes) {
   const std::size_t offset =
       static_cast<std::size_t>(static_cast<const std::byte*>(pointer) - shared.static_begin);
   const std::size_t last = std::min((offset + bytes - 1) / 4, shared.word_epoch.size() - 1);
+  if (shared.word_epoch[offset / 4] == SharedMemory::kNeverPoisoned) return false;
   for (std::size_t word = offset / 4; word <= last; ++word) {
     std::uint32_t& epoch = shared.word_epoch[word];
     if (epoch == shared.block_epoch || epoch == SharedMemory::kNeverPoisoned) continue;
     poison::fill(shared.static_begin + 4 * word, 4, poison::stale);
     epoch = shared.block_epoch;
   }
+  return true;
 }
 
 void Worker::provide_dynamic_shared(std::size_t bytes) {
@@ -116,6 +212,7 @@ void Worker::provide_dynamic_shared(std::size_t bytes) {
     shared.dynamic_capacity = capacity;
   }
   shared.dynamic_bytes = bytes;
+  shared.dynamic_history.assign((bytes + 3) / 4, WordHistory{});
 }
 
 std::string explain_dynamic_overrun(const SharedMemory& shared, const void* pointer,

@@ -19,6 +19,27 @@ struct PendingCopy {
   const std::byte* source;
   int copy_bytes;
   int source_bytes;  // the rest of the destination is zero-filled
+  const void* pc;    // where it was issued, for the race check
+};
+
+// One memory access of a thread, kept until its warp's lanes have all stopped (at a
+// barrier, a warp rendezvous or their end), when the accesses of the lanes are put
+// together into warp requests (requests.cpp). 16 bytes: user-space code addresses
+// fit in 48 bits, which leaves room for the width and the kind.
+struct AccessRecord {
+  std::uintptr_t address;
+  std::uint64_t packed;  // pc << 16 | bytes << 8 | kind
+
+  static AccessRecord make(std::uintptr_t address, const void* pc, std::size_t bytes,
+                           AccessKind kind) {
+    return {address, static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(pc)) << 16 |
+                         static_cast<std::uint64_t>(bytes) << 8 | static_cast<std::uint64_t>(kind)};
+  }
+  const void* pc() const { return reinterpret_cast<const void*>(packed >> 16); }
+  unsigned bytes() const { return static_cast<unsigned>(packed >> 8 & 0xFF); }
+  AccessKind kind() const { return static_cast<AccessKind>(packed & 0xFF); }
+  // Same instruction: same code address and kind.
+  std::uint64_t site() const { return packed & ~std::uint64_t{0xFF00}; }
 };
 
 // One thread's cp.async copies in issue order, cut into commit groups. Copies before
@@ -42,7 +63,7 @@ struct AsyncCopyQueue {
   }
 };
 
-enum class ThreadStatus { ready, at_barrier, done, failed };
+enum class ThreadStatus { ready, at_barrier, at_warp_sync, done, failed };
 
 struct Worker;
 
@@ -69,7 +90,13 @@ struct ThreadState {
   std::exception_ptr error;
   AsyncCopyQueue copies;
   LastSeen last_seen;
+  std::vector<AccessRecord> accesses;  // since the last barrier
+  std::size_t record_limit = 0;        // the most accesses recorded between barriers
+  bool past_request_limit = false;     // more accesses than that were made
   std::unique_ptr<Fiber> fiber;
+
+  unsigned lane() const { return linear_index % 32; }
+  unsigned warp() const { return linear_index / 32; }
 };
 
 // A launch's device allocations, sorted by address: copied once per launch so that the
@@ -100,8 +127,50 @@ struct LaunchJob {
 // poison, so every block starts with undefined static shared memory, as on a GPU,
 // whatever the blocks before it left there. `word_epoch[i]` is the block epoch in which
 // word i was last defined; the built-in variables (threadIdx, ...) are never poisoned.
+// What the race check remembers of one word of shared memory: the last thread that
+// wrote it and up to two that read it, in which barrier interval, at which code
+// address, and how many __syncwarp its warp had passed then (lanes of one warp are
+// ordered by a __syncwarp between their accesses, without a barrier). A word written by
+// two threads in distinct bytes remembers the later one only: a race of a third thread
+// with the first may then go unseen (the book says so).
+struct WordHistory {
+  std::uint32_t write_interval = 0;
+  std::uint32_t read_interval = 0;
+  std::uint16_t writer = 0;
+  std::uint16_t reader = 0;
+  std::uint16_t other_reader = 0;  // a second reader, when there was one
+  bool has_other_reader = false;
+  // Which of the word's 4 bytes each access touched (bit i: byte i): threads that
+  // touch different bytes of one word (two 16-bit halves) do not race.
+  std::uint8_t write_bytes = 0;
+  std::uint8_t read_bytes = 0;
+  std::uint8_t other_read_bytes = 0;
+  std::uint32_t writer_syncs = 0;
+  std::uint32_t reader_syncs = 0;
+  std::uint32_t other_reader_syncs = 0;
+  const void* write_pc = nullptr;
+  const void* read_pc = nullptr;
+  const void* other_read_pc = nullptr;
+};
+
+// A rendezvous of the lanes of one warp: __syncwarp, a shuffle, a vote. Lanes deposit
+// their operand and wait until every lane of the mask has arrived; the last to arrive
+// computes every lane's result.
+struct WarpRendezvous {
+  std::uint32_t mask = 0;
+  std::uint32_t arrived = 0;
+  WarpOp op = WarpOp::sync;
+  const char* file = nullptr;
+  int line = 0;
+  std::uint64_t operands[32][2] = {};  // up to 16 bytes a lane
+  int lane_arguments[32] = {};        // source lane, delta or lane mask
+  int widths[32] = {};
+  std::uint64_t results[32][2] = {};
+};
+
 struct SharedMemory {
-  std::byte* static_begin = nullptr;  // the thread-local block, 4-byte aligned
+  std::byte* tls_begin = nullptr;     // the executable's thread-local block
+  std::byte* static_begin = nullptr;  // the same, 4-byte aligned
   std::size_t static_bytes = 0;
   std::vector<std::uint32_t> word_epoch;
   std::uint32_t block_epoch = 1;
@@ -114,6 +183,15 @@ struct SharedMemory {
   static constexpr std::size_t kDynamicGuardBytes = 1024;
 
   std::byte* dynamic_begin() const { return dynamic_allocation + kDynamicGuardBytes; }
+
+  // The race check's state: a history per word of static and of dynamic shared
+  // memory, the barrier interval (a new one at each block and each barrier), and how
+  // many __syncwarp each warp of the block has passed.
+  std::vector<WordHistory> static_history;
+  std::vector<WordHistory> dynamic_history;
+  std::uint32_t interval = 1;
+  std::vector<std::uint32_t> warp_syncs;
+  std::vector<WarpRendezvous> rendezvous;  // one per warp of the block
 
   bool in_static(const void* pointer) const {
     return static_cast<std::size_t>(static_cast<const std::byte*>(pointer) - static_begin) <
@@ -159,6 +237,11 @@ inline ThreadState* current_thread() { return running_thread; }
 [[noreturn]] void kernel_fail_at(const std::string& place, const std::string& what,
                                  ErrorKind kind);
 
+// The running CUDA thread, or an Error naming `what` called outside a kernel.
+ThreadState& require_thread(const char* what, const char* file, int line);
+// Suspends the running thread until a warp rendezvous releases it (status ready).
+void wait_at_warp_rendezvous(ThreadState& thread);
+
 // Records a simulator call's site as where the thread was last seen.
 void note_call_site(ThreadState& thread, const char* file, int line);
 
@@ -187,10 +270,12 @@ void perform_copies(AsyncCopyQueue& queue, std::size_t up_to);
 // Static shared memory (shared_memory.cpp): the range of this OS thread's thread-local
 // block, found once per worker, and the poison-on-first-touch of each block.
 void locate_static_shared(SharedMemory& shared);
-void begin_block_shared(SharedMemory& shared);
+void begin_block_shared(SharedMemory& shared, unsigned threads);
 // Marks [pointer, pointer + bytes) of static shared memory as defined in this block,
-// poisoning first what this block had not yet touched.
-void touch_static_shared(SharedMemory& shared, const void* pointer, std::size_t bytes);
+// poisoning first what this block had not yet touched. False for the built-in
+// variables (threadIdx, ...), which share the thread-local block but are no shared
+// memory.
+bool touch_static_shared(SharedMemory& shared, const void* pointer, std::size_t bytes);
 // Why a cp.async destination is not the block's shared memory, in a learner's words;
 // empty if it is.
 std::string explain_bad_destination(const Worker& worker, const void* destination,
@@ -200,6 +285,46 @@ std::string explain_dynamic_overrun(const SharedMemory& shared, const void* poin
                                     std::size_t bytes);
 // Checks the dynamic buffer's guard bands at the end of a block; throws if written.
 void check_dynamic_guards(const SharedMemory& shared);
+// "smem_tile[130]" or "bytes [16, 32) of the dynamic shared memory": a shared address
+// in a learner's words, the variable named from the program's symbols where it can be.
+std::string describe_shared_address(const SharedMemory& shared, const void* address,
+                                    std::size_t bytes);
+
+// The race check (race_check.cpp). A new barrier interval: what threads did before it
+// is ordered with what they do after.
+void begin_interval(SharedMemory& shared);
+// Checks an access of `thread` to shared memory against the word histories and records
+// it; returns why it races with another thread's access, or "" if it does not.
+std::string check_shared_race(ThreadState& thread, const std::byte* address, std::size_t bytes,
+                              bool write, const void* pc);
+// The same without building a string on the way that finds no race (the hot path):
+// false, and `race` set, when the access races.
+bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_t bytes,
+                       bool write, const void* pc, std::string& race);
+
+// Warp requests (requests.cpp): records one access of the running thread.
+inline void record_access(ThreadState& thread, std::uintptr_t address, std::size_t bytes,
+                          AccessKind kind, const void* pc) {
+  if (thread.accesses.size() >= thread.record_limit) {
+    thread.past_request_limit = true;
+    return;
+  }
+  thread.accesses.push_back(AccessRecord::make(address, pc, bytes > 16 ? 16 : bytes, kind));
+}
+// Sizes each thread's record of accesses for a block of `threads` threads.
+void reserve_request_records(Worker& worker, unsigned threads);
+// Puts the recorded accesses of the lanes of one warp (threads [first, first + 32) of
+// a block of `threads`) together into warp requests, adds them to the worker's
+// counters, and forgets them. Called when none of the lanes can run on before the
+// others catch up, so that the k-th recorded access of each lane is the same
+// instruction.
+void tally_warp(Worker& worker, unsigned first, unsigned threads);
+// The same for every warp of the block.
+void tally_requests(Worker& worker, unsigned threads);
+
+// Warp rendezvous (warp.cpp): lanes of a warp waiting that can never be released,
+// described for the error (all other threads are at a barrier or done); "" if none.
+std::string describe_stuck_warps(const Worker& worker, unsigned threads);
 
 
 }  // namespace wb::sim

@@ -9,7 +9,7 @@ wb_wrong_kernel(missing_wait
 wb_wrong_kernel(missing_barrier
   FIND "  wb::cp_async_wait_all();\n  __syncthreads();\n"
   REPLACE "  wb::cp_async_wait_all();\n"
-  EXPECT "need a __syncthreads\\(\\) after everyone's wait")
+  EXPECT "step 1.*a race on shared memory: this thread (reads|writes) smem_tile\\[[0-9]+\\].*need a __syncthreads\\(\\) after everyone's wait")
 
 wb_wrong_kernel(block_index_swapped
   FIND "  const int tile_row = blockIdx.x * kTileRows;\n  const int tile_col = blockIdx.y * kTileCols;\n"

@@ -29,6 +29,7 @@
 #include "wb/sim/cuda_fp16.hpp"
 #include "wb/sim/cuda_math.hpp"
 #include "wb/sim/cuda_vector_types.hpp"
+#include "wb/sim/cuda_warp.hpp"
 
 #define __global__
 #define __device__

@@ -1,0 +1,154 @@
+// The race check on shared memory: needs no luck.
+//
+// A GPU runs the threads of a block at once, so two of them that touch one word of
+// shared memory, at least one writing, with no __syncthreads() between the two
+// accesses, race: the reader may see the old or the new value, depending on timing.
+// The simulator runs them one after another, where such a race gives the same answer
+// every time, often the right one. So it remembers, for each word, who last wrote it
+// and who read it in the current barrier interval (the stretch between two barriers),
+// and fails the launch at the first access that races with another thread's, naming
+// both threads, the word and the two source lines, whatever the schedule.
+//
+// Ordered, hence no race: accesses of one thread; accesses in different intervals (a
+// barrier between them); lanes of one warp with a __syncwarp between their accesses.
+// A cp.async writes its destination when it is issued (the simulator's poison) and
+// again when a wait performs it: between the two the copy may land at any moment on a
+// GPU, and an access of another thread in either interval races with it.
+// Atomic operations never race with each other and are not checked.
+#include <algorithm>
+
+#include "worker.hpp"
+
+namespace wb::sim {
+namespace {
+
+std::string thread_name(const Worker& worker, unsigned linear) {
+  const dim3 block = worker.job->config.block;
+  const uint3 index{linear % block.x, linear / block.x % block.y, linear / block.x / block.y};
+  return "thread " + format_index(index);
+}
+
+std::string line_of(const void* pc) {
+  const std::string line = source_line_of(pc);
+  return line.empty() ? std::string("an unknown line") : line;
+}
+
+// Lane `other` of the running thread's warp passed a __syncwarp since its access.
+bool ordered_by_syncwarp(const SharedMemory& shared, const ThreadState& thread, unsigned other,
+                         std::uint32_t other_syncs) {
+  return other / 32 == thread.warp() && shared.warp_syncs[thread.warp()] != other_syncs;
+}
+
+}  // namespace
+
+void begin_interval(SharedMemory& shared) {
+  if (++shared.interval == 0) {  // wrapped: forget everything, so that no stale interval matches
+    for (WordHistory& word : shared.static_history) word = WordHistory{};
+    for (WordHistory& word : shared.dynamic_history) word = WordHistory{};
+    shared.interval = 1;
+  }
+}
+
+std::string check_shared_race(ThreadState& thread, const std::byte* address, std::size_t bytes,
+                              bool write, const void* pc) {
+  std::string race;
+  check_shared_race(thread, address, bytes, write, pc, race);
+  return race;
+}
+
+bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_t bytes,
+                       bool write, const void* pc, std::string& race) {
+  Worker& worker = *thread.worker;
+  SharedMemory& shared = worker.shared;
+  std::vector<WordHistory>* histories = nullptr;
+  std::size_t offset = 0;
+  if (shared.in_static(address)) {
+    histories = &shared.static_history;
+    offset = static_cast<std::size_t>(address - shared.static_begin);
+  } else if (shared.in_dynamic(address, 1)) {
+    histories = &shared.dynamic_history;
+    offset = static_cast<std::size_t>(address - shared.dynamic_begin());
+  } else {
+    return true;
+  }
+  const auto self = static_cast<std::uint16_t>(thread.linear_index);
+  const std::uint32_t interval = shared.interval;
+  const std::uint32_t syncs = shared.warp_syncs[thread.warp()];
+  const std::size_t last = std::min((offset + bytes - 1) / 4, histories->size() - 1);
+  for (std::size_t index = offset / 4; index <= last; ++index) {
+    WordHistory& word = (*histories)[index];
+    // The bytes of this word the access touches.
+    const std::size_t from = std::max(offset, 4 * index), to = std::min(offset + bytes, 4 * index + 4);
+    const auto touched = static_cast<std::uint8_t>(((1u << (to - from)) - 1) << (from - 4 * index));
+    // The other access this one races with, if any.
+    const char* other_did = nullptr;
+    unsigned other = 0;
+    const void* other_pc = nullptr;
+    if (word.write_interval == interval && word.writer != self && (word.write_bytes & touched) &&
+        !ordered_by_syncwarp(shared, thread, word.writer, word.writer_syncs)) {
+      other_did = "wrote";
+      other = word.writer;
+      other_pc = word.write_pc;
+    } else if (write && word.read_interval == interval) {
+      if (word.reader != self && (word.read_bytes & touched) &&
+          !ordered_by_syncwarp(shared, thread, word.reader, word.reader_syncs)) {
+        other_did = "read";
+        other = word.reader;
+        other_pc = word.read_pc;
+      } else if (word.has_other_reader && word.other_reader != self &&
+                 (word.other_read_bytes & touched) &&
+                 !ordered_by_syncwarp(shared, thread, word.other_reader,
+                                      word.other_reader_syncs)) {
+        other_did = "read";
+        other = word.other_reader;
+        other_pc = word.other_read_pc;
+      }
+    }
+    if (other_did != nullptr) {
+      const std::byte* word_address =
+          (histories == &shared.static_history ? shared.static_begin : shared.dynamic_begin()) +
+          4 * index;
+      race = std::string("a race on shared memory: this thread ") +
+             (write ? "writes " : "reads ") + describe_shared_address(shared, word_address, 4) +
+             ", which " + thread_name(worker, other) + " " + other_did + " at " +
+             line_of(other_pc) +
+             " with no __syncthreads() between the two accesses. On a GPU both threads run at "
+             "once, and the " +
+             (write ? "other thread's access may come before or after this write"
+                    : "read may see the value before or after the write") +
+             ": a barrier must separate them.";
+      return false;
+    }
+    if (write) {
+      const bool same_writer = word.write_interval == interval && word.writer == self;
+      word.write_bytes = same_writer ? static_cast<std::uint8_t>(word.write_bytes | touched) : touched;
+      word.write_interval = interval;
+      word.writer = self;
+      word.writer_syncs = syncs;
+      word.write_pc = pc;
+    } else if (word.read_interval != interval) {
+      word.read_interval = interval;
+      word.reader = self;
+      word.reader_syncs = syncs;
+      word.read_pc = pc;
+      word.read_bytes = touched;
+      word.has_other_reader = false;
+    } else if (word.reader != self) {
+      word.other_read_bytes =
+          word.has_other_reader && word.other_reader == self
+              ? static_cast<std::uint8_t>(word.other_read_bytes | touched)
+              : touched;
+      word.has_other_reader = true;
+      word.other_reader = self;
+      word.other_reader_syncs = syncs;
+      word.other_read_pc = pc;
+    } else {
+      word.reader_syncs = syncs;  // the latest read of this thread is what a write must follow
+      word.read_pc = pc;
+      word.read_bytes = static_cast<std::uint8_t>(word.read_bytes | touched);
+    }
+  }
+  return true;
+}
+
+}  // namespace wb::sim
