@@ -1,5 +1,7 @@
 #include "wb/grading/movement.hpp"
 
+#include <algorithm>
+
 #include "wb/grading/guarded_buffer.hpp"
 #include "wb/grading/random.hpp"
 #include "wb/grading/schedules.hpp"
@@ -55,8 +57,31 @@ void check_movement(const MovementCheck& check, const std::string& configuration
         "TODO of the copy still empty, or are the elements stored with a plain assignment?).";
   }
 #endif
+  const std::vector<float> output = gmem_out.download();
+  if (options.known_cause.empty() &&
+      std::all_of(output.begin(), output.end(),
+                  [](float value) { return poison::matches(value, poison::Kind::unwritten); })) {
+    options.known_cause =
+        "the kernel wrote no element of the output at all (is the TODO still empty?).";
+  }
+#if WB_BACKEND_SIM
+  // Stale poison though every block met at a barrier, and no copy read before its wait:
+  // the read looks for elements where no copy put them.
+  const auto has = [&](poison::Kind kind) {
+    return std::any_of(output.begin(), output.end(),
+                       [kind](float value) { return poison::matches(value, kind); });
+  };
+  if (options.known_cause.empty() && stats.blocks > 0 && stats.barriers >= stats.blocks &&
+      has(poison::Kind::stale) && !has(poison::Kind::in_flight)) {
+    options.known_cause =
+        "elements were read from shared memory where no copy had put anything, although "
+        "the block met at __syncthreads() after its copies: the read's shared offset is not "
+        "the copy's. Do both go through the same layout (no offset written by hand, the "
+        "padding not forgotten in a view of the tile)?";
+  }
+#endif
   const ::testing::AssertionResult same =
-      matches_reference(gmem_out.download(), check.reference(input), check.output, options);
+      matches_reference(output, check.reference(input), check.output, options);
   std::string note;
 #if WB_BACKEND_SIM
   note = simulator_notes(stats);

@@ -72,7 +72,8 @@ inline std::string verdict(const BankMap& map) {
 // lanes and elements.
 //
 //   bank   0  1  2  3 ... 31
-//   words 32  .  .  . ...  .     32 wavefronts for 1 request: a 32-way bank conflict
+//   words 32  .  .  . ...  .
+//   32 wavefronts for 1 request: a 32-way bank conflict
 //   bank 0 serves lanes 0-31: (0,0) at offset 0, (0,1) at 128, (0,2) at 256, ...
 inline std::string text(const BankMap& map) {
   std::string banks = "  bank ", words = "  words";
@@ -83,7 +84,7 @@ inline std::string text(const BankMap& map) {
     const std::string cell = count == 0 ? "." : std::to_string(count);
     words += std::string(3 - cell.size(), ' ') + cell;
   }
-  std::string out = banks + "\n" + words + "   " + std::to_string(map.wavefronts) +
+  std::string out = banks + "\n" + words + "\n  " + std::to_string(map.wavefronts) +
                     " wavefront" + (map.wavefronts == 1 ? "" : "s") + " for 1 request: " +
                     verdict(map) + "\n";
   int worst = 0;
