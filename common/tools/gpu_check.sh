@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # gpu_check.sh [BUILD_DIR]: the maintainers' run on a machine with a GPU. Builds both
-# backends warning-free, runs ctest (the GPU tests as well), grades chapter 1 with
-# `make check-chapter1` as a learner would (the untouched skeleton, then known-wrong
-# kernels copied over it, then the solution), checks the reference under
-# compute-sanitizer, and runs the benchmarks. Logs go to $OUT when it is set.
+# backends warning-free, runs ctest (the GPU tests as well), grades each chapter with
+# `make check-chapterN` as a learner would (the untouched skeleton, then known-wrong
+# kernels copied over it, then the solution), checks the references under
+# compute-sanitizer, runs the benchmarks and counts chapter 2's bank conflicts with
+# ncu. Logs go to $OUT when it is set.
 # It edits chapters/ in the tree it runs in: run it on a copy, never on a learner's.
 set -uo pipefail
 build=${1:-build-gpu}
@@ -17,27 +18,53 @@ ctest --test-dir "$build" -j 8 2>&1 | tee "$logs/ctest.txt" | grep -E "tests pas
 for workers in 16 64; do
   WB_SIM_THREADS=$workers ctest --test-dir "$build" -j 8 -L sim 2>&1 | grep -E "tests passed" | sed "s/^/WB_SIM_THREADS=$workers: /"
 done
-skeleton=chapters/01_copy/copy.cu
-cp "$skeleton" "$logs/skeleton.cu.orig"
-check() {  # check NAME: make check-chapter1 on the file now in the skeleton's place
-  echo "== check-chapter1 with $1"
-  (cd "$build" && make check-chapter1 > "$logs/check_$1.txt" 2>&1; echo "exit $?" >> "$logs/check_$1.txt")
-  grep -E "^== |steps pass|^Chapter 1|^exit" "$logs/check_$1.txt"
+# grade_as_learner N FOLDER FILE WRONG...: `make check-chapterN` on the untouched
+# skeleton, on each known-wrong kernel copied over it, then on the solution; the
+# skeleton is restored at the end.
+grade_as_learner() {
+  local number=$1 folder=$2 file=$3
+  shift 3
+  local skeleton="chapters/$folder/$file"
+  cp "$skeleton" "$logs/skeleton_$number.orig"
+  check() {
+    echo "== check-chapter$number with $1"
+    (cd "$build" && make "check-chapter$number" > "$logs/check${number}_$1.txt" 2>&1; echo "exit $?" >> "$logs/check${number}_$1.txt")
+    grep -E "steps pass|^Chapter $number \(|^exit" "$logs/check${number}_$1.txt"
+  }
+  check untouched_skeleton
+  for wrong in "$@"; do
+    cp "$build/wrong/chapter$number/$wrong/$file" "$skeleton"
+    check "$wrong"
+  done
+  cp "solutions/$folder/$file" "$skeleton"
+  check solution
+  cp "$logs/skeleton_$number.orig" "$skeleton"
 }
-check untouched_skeleton
-for wrong in plain_loads missing_barrier missing_wait; do
-  cp "$build/wrong/chapter1/$wrong/copy.cu" "$skeleton"
-  check "$wrong"
-done
-cp solutions/01_copy/copy.cu "$skeleton"
-check solution
-cp "$logs/skeleton.cu.orig" "$skeleton"
+grade_as_learner 1 01_copy copy.cu plain_loads missing_barrier missing_wait
+grade_as_learner 2 02_padded padded.cu unpadded plus_two_for_row_reads missing_barrier
+grade_as_learner 3 03_transpose transpose.cu unpadded_tile uncoalesced_writes missing_barrier \
+  block_indices_not_swapped_on_the_way_out
 if command -v compute-sanitizer >/dev/null; then
-  for tool in memcheck racecheck synccheck; do
-    compute-sanitizer --tool $tool --error-exitcode 9 "$build"/tests/grade_chapter1_solution_cuda \
-      > "$logs/sanitizer_$tool.txt" 2>&1
-    echo "compute-sanitizer $tool: exit $?: $(grep -E 'SUMMARY' "$logs/sanitizer_$tool.txt" | tr '\n' ' ')"
+  for number in 1 2 3; do
+    for tool in memcheck racecheck synccheck; do
+      compute-sanitizer --tool $tool --error-exitcode 9 "$build/tests/grade_chapter${number}_solution_cuda" \
+        > "$logs/sanitizer${number}_$tool.txt" 2>&1
+      echo "chapter $number compute-sanitizer $tool: exit $?: $(grep -E 'SUMMARY' "$logs/sanitizer${number}_$tool.txt" | tr '\n' ' ')"
+    done
   done
 fi
-(cd "$build" && make bench-chapter1 2>&1 | tee "$logs/bench.txt" | grep -E "GB/s|Chapter")
+for number in 1 2 3; do
+  (cd "$build" && make "bench-chapter$number" 2>&1 | tee "$logs/bench$number.txt" | grep -E "GB/s|Chapter|stride")
+done
+# The bank conflicts of chapter 2's column sums as the GPU counts them, beside the
+# simulator's figures (bench-chapter2's simulator lines).
+if command -v ncu >/dev/null; then
+  for which in "column_sums_kernel<0" "column_sums_kernel<[1-9]"; do
+    ncu --kernel-name-base demangled --kernel-name "regex:$which" --launch-count 1 \
+      --metrics smsp__sass_inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum \
+      "$build/tests/bench_chapter2_solution_cuda" > "$logs/ncu_$(echo "$which" | tr -dc 'a-z0-9').txt" 2>&1
+    echo "ncu $which:"; grep -E "column_sums|shared_ld|shared_op_ld" "$logs/ncu_$(echo "$which" | tr -dc 'a-z0-9').txt" | head -6
+  done
+fi
+for number in 2 3; do "$build/tests/bench_chapter${number}_solution_sim"; done | tee "$logs/bench_sim_counters.txt"
 for workers in 2 16; do WB_SIM_THREADS=$workers "$build/tests/sim/sim_speed"; done | tee "$logs/bench_sim.txt"

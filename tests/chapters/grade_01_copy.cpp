@@ -7,6 +7,7 @@
 // element loaded through cp.async and every copy waited for.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <utility>
@@ -14,10 +15,7 @@
 
 #include "copy.hpp"
 #include "wb/grading/backend_test.hpp"
-#include "wb/grading/compare.hpp"
-#include "wb/grading/guarded_buffer.hpp"
-#include "wb/grading/random.hpp"
-#include "wb/grading/schedules.hpp"
+#include "wb/grading/movement.hpp"
 #include "wb/grading/step.hpp"
 #include "wb/grading/technique.hpp"
 
@@ -68,69 +66,29 @@ const Step kStep2{1, 2, "copy arrays of any shape", "chapters/01_copy/copy.cu",
 
 using CopyFunction = void (*)(const float*, float*, int, int);
 
-void grade_copy(const Step& step, CopyFunction copy, int rows, int cols,
-                const std::string& configuration) {
-  const auto seed = wb::grading::fresh_seed();
-  const std::string where = step.heading() + ", array " + std::to_string(rows) + "x" +
-                            std::to_string(cols) + ", " + configuration + " (WB_SEED=" +
-                            std::to_string(seed) + "):\n";
-  const std::size_t count = static_cast<std::size_t>(rows) * cols;
-  const std::vector<float> input = wb::grading::random_floats(count, seed);
-  wb::DeviceBuffer<float> gmem_in(count);
-  gmem_in.upload(input);
-  wb::grading::GuardedBuffer<float> gmem_out(count);
-
-  try {
-    copy(gmem_in.data(), gmem_out.data(), rows, cols);
-    wb::synchronize();
-  } catch (const wb::Error& error) {
-    ADD_FAILURE() << where << "the kernel failed: " << error.what() << "\n"
-                  << step.cause_line(error.kind()) << step.hint_line();
-    return;
-  }
-#if WB_BACKEND_SIM
-  const wb::sim::LaunchStats stats = wb::sim::last_launch_stats();
-  ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, count);
-  if (technique) technique = wb::grading::waited_once_per_thread(stats);
-#endif
-
-  const std::vector<double> expected(input.begin(), input.end());
-  wb::grading::CompareOptions options;
-  options.input = &input;
-#if WB_BACKEND_SIM
-  if (stats.cp_async_ops() == 0) {
-    // The shared tile then holds only the simulator's poison, which would read as a
-    // missing barrier: name the earlier fault.
-    options.known_cause =
-        "no cp.async was issued at all, so nothing was copied into shared memory (is the "
-        "TODO of the copy still empty, or are the elements stored with a plain assignment?).";
-  }
-#endif
-  const ::testing::AssertionResult same = wb::grading::matches_reference(
-      gmem_out.download(), expected, {rows, cols, ch01::kTileRows, ch01::kTileCols}, options);
-  std::string note;
-#if WB_BACKEND_SIM
-  note = wb::grading::simulator_notes(stats);
-#endif
-  // Stores outside the output first: they also explain the wrong elements they cause.
-  if (const auto guards = gmem_out.guards_intact(); !guards) {
-    ADD_FAILURE() << where << guards.message() << "\n" << step.hint_line();
-  }
-  if (!same) ADD_FAILURE() << where << same.message() << "\n" << note << step.hint_line();
-#if WB_BACKEND_SIM
-  if (same && !technique) {
-    ADD_FAILURE() << where << technique.message() << "\n" << step.hint_line();
-  }
-#endif
-}
-
+// Fresh random input, the output poisoned with guard bands, then the exact copy and, in
+// the simulator, every element loaded through cp.async and every copy waited for.
 void grade_shapes(const Step& step, CopyFunction copy,
                   const std::vector<std::pair<int, int>>& shapes) {
-  for (const auto& [rows, cols] : shapes) {
-    wb::grading::for_each_schedule(
-        [&](const std::string& configuration) { grade_copy(step, copy, rows, cols, configuration); });
-    if (::testing::Test::HasFailure()) return;  // one clear failure, not a flood
-  }
+  wb::grading::check_movement_shapes(shapes, [&](int rows, int cols) {
+    wb::grading::MovementCheck check;
+    check.step = step;
+    check.input = {rows, cols, ch01::kTileRows, ch01::kTileCols};
+    check.output = check.input;
+    check.run = [=](const float* gmem_in, float* gmem_out) { copy(gmem_in, gmem_out, rows, cols); };
+    check.reference = [](const std::vector<float>& input) {
+      return std::vector<double>(input.begin(), input.end());
+    };
+#if WB_BACKEND_SIM
+    const std::uint64_t elements = static_cast<std::uint64_t>(rows) * cols;
+    check.technique = [elements](const wb::sim::LaunchStats& stats) {
+      ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, elements);
+      if (technique) technique = wb::grading::waited_once_per_thread(stats);
+      return technique;
+    };
+#endif
+    return check;
+  });
 }
 
 using Chapter1Copy = wb::grading::KernelTest;

@@ -171,6 +171,12 @@ std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape,
            "load or a store is wrong (a stride, the leading dimension, or row and column "
            "exchanged?).";
   }
+  if (count(Kind::from_input) > 0 && count(Kind::from_input) + count(Kind::unwritten) == wrongs.size()) {
+    return "some elements hold values of other elements and others were never written: "
+           "stores go to the wrong places (where a block's output tile starts, or the "
+           "(row, col) -> offset mapping of the store: a stride, the leading dimension, or "
+           "row and column exchanged?).";
+  }
   if (count(Kind::unwritten) == wrongs.size()) {
     if (only_partial) {
       return "only the partial tiles at the bottom or right edge are incomplete: elements "

@@ -1,6 +1,8 @@
 #include "wb/grading/technique.hpp"
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace wb::grading {
 
@@ -49,9 +51,13 @@ namespace wb::grading {
 
 namespace {
 
+// 32.0, 1.5, 1.05: one decimal, or two where one would round a threshold away.
 std::string one_decimal(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f", value);
+  if (std::abs(std::strtod(text, nullptr) - value) > 1e-9 && std::abs(value) < 100) {
+    std::snprintf(text, sizeof text, "%.2f", value);
+  }
   return text;
 }
 

@@ -1,0 +1,34 @@
+// Chapter 3, transpose: the interface the skeleton and the solution both implement and
+// the grader calls. Read it, but keep it as it is: the grader is compiled against it.
+#pragma once
+
+namespace ch03 {
+
+// The seed's shapes: a block transposes one 128x16 tile of the input with 256 threads,
+// arranged 32x8 to copy the tile in and 16x16 to write it out.
+inline constexpr int kTileRows = 128;
+inline constexpr int kTileCols = 16;
+inline constexpr int kLoadThreadRows = 32;
+inline constexpr int kLoadThreadCols = 8;
+inline constexpr int kStoreThreadRows = 16;
+inline constexpr int kStoreThreadCols = 16;
+
+// Each function writes the transpose of the column-major rows x cols float array
+// `gmem_in` to `gmem_out` (both device pointers): the column-major cols x rows array with
+// out(c, r) = in(r, c).
+
+// Step 1. Without shared memory, for any rows, cols >= 1.
+void transpose_naive(const float* gmem_in, float* gmem_out, int rows, int cols);
+
+// Step 2. Through shared memory with cp.async; rows a multiple of 128 and cols a multiple
+// of 16 (std::invalid_argument otherwise).
+void transpose_tiles(const float* gmem_in, float* gmem_out, int rows, int cols);
+
+// Step 3. Through a padded shared tile, conflict-free both ways, for any rows, cols >= 1.
+void transpose_padded(const float* gmem_in, float* gmem_out, int rows, int cols);
+
+// The distance in floats between two columns of step 3's shared tile: 128 plus the
+// padding chosen in step 3 (the grader draws its bank maps).
+int transpose_padded_stride();
+
+}  // namespace ch03

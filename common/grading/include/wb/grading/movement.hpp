@@ -1,0 +1,52 @@
+// Grading a kernel that moves floats from one array to another (a copy, a transpose):
+// one run on fresh random input, the output poisoned with guard bands around it, then
+// (1) nothing written outside the output, (2) every element equal to the reference,
+// traced back to the input element it came from when it is misplaced, with the likely
+// cause, and (3) in the simulator, the step's technique. One failure, the first, per
+// run; the steps of chapters 1, 2 and 3 share it.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "wb/grading/compare.hpp"
+#include "wb/grading/step.hpp"
+#include "wb/wb.cuh"
+
+namespace wb::grading {
+
+struct MovementCheck {
+  Step step;
+  ArrayShape input;   // the input's shape, and the block's tile in it
+  ArrayShape output;  // the output's shape and tiles (those of the input for a copy)
+  // Launches the learner's kernel on device pointers.
+  std::function<void(const float* gmem_in, float* gmem_out)> run;
+  // output[i], column-major, from the input.
+  std::function<std::vector<double>(const std::vector<float>& input)> reference;
+  // Whether the step loads through cp.async: if it issued none at all, the report says so
+  // instead of reading the poison left in shared memory as a missing barrier.
+  bool uses_cp_async = true;
+#if WB_BACKEND_SIM
+  // The technique, checked once the results are right (empty: none).
+  std::function<::testing::AssertionResult(const sim::LaunchStats&)> technique;
+  // Runs after a passing run with its counters (the naive transpose prints its sectors).
+  std::function<void(const sim::LaunchStats&)> on_success;
+#endif
+};
+
+// One run under the schedule named by `configuration` (for_each_schedule gives it).
+void check_movement(const MovementCheck& check, const std::string& configuration);
+
+// check_movement for each shape, under each schedule, stopping at the first failure:
+// `make(rows, cols)` builds the check of an input of that shape.
+void check_movement_shapes(const std::vector<std::pair<int, int>>& shapes,
+                           const std::function<MovementCheck(int rows, int cols)>& make);
+
+// out(c, r) = in(r, c) for a column-major rows x cols input: the transpose's reference.
+std::vector<double> transposed(const std::vector<float>& input, int rows, int cols);
+
+}  // namespace wb::grading

@@ -1,0 +1,129 @@
+#include "wb/grading/movement.hpp"
+
+#include <algorithm>
+
+#include "wb/grading/guarded_buffer.hpp"
+#include "wb/grading/random.hpp"
+#include "wb/grading/schedules.hpp"
+#include "wb/grading/technique.hpp"
+
+namespace wb::grading {
+
+namespace {
+
+std::string shape_text(const MovementCheck& check) {
+  std::string text = "array " + std::to_string(check.input.rows) + "x" + std::to_string(check.input.cols);
+  if (check.output.rows != check.input.rows || check.output.cols != check.input.cols) {
+    text += " (output " + std::to_string(check.output.rows) + "x" + std::to_string(check.output.cols) + ")";
+  }
+  return text;
+}
+
+}  // namespace
+
+void check_movement(const MovementCheck& check, const std::string& configuration) {
+  const Step& step = check.step;
+  const auto seed = fresh_seed();
+  const std::string where = step.heading() + ", " + shape_text(check) + ", " + configuration +
+                            " (WB_SEED=" + std::to_string(seed) + "):\n";
+  const std::size_t in_count = static_cast<std::size_t>(check.input.rows) * check.input.cols;
+  const std::size_t out_count = static_cast<std::size_t>(check.output.rows) * check.output.cols;
+  const std::vector<float> input = random_floats(in_count, seed);
+  DeviceBuffer<float> gmem_in(in_count);
+  gmem_in.upload(input);
+  GuardedBuffer<float> gmem_out(out_count);
+
+  try {
+    check.run(gmem_in.data(), gmem_out.data());
+    synchronize();
+  } catch (const Error& error) {
+    ADD_FAILURE() << where << "the kernel failed: " << error.what() << "\n"
+                  << step.cause_line(error.kind()) << step.hint_line();
+    return;
+  }
+#if WB_BACKEND_SIM
+  const sim::LaunchStats stats = sim::last_launch_stats();
+#endif
+
+  CompareOptions options;
+  options.input = &input;
+  options.input_shape = check.input;
+#if WB_BACKEND_SIM
+  if (check.uses_cp_async && stats.cp_async_ops() == 0) {
+    // The shared tile then holds only the simulator's poison, which would read as a
+    // missing barrier: name the earlier fault.
+    options.known_cause =
+        "no cp.async was issued at all, so nothing was copied into shared memory (is the "
+        "TODO of the copy still empty, or are the elements stored with a plain assignment?).";
+  }
+#endif
+  const std::vector<float> output = gmem_out.download();
+  if (options.known_cause.empty() &&
+      std::all_of(output.begin(), output.end(),
+                  [](float value) { return poison::matches(value, poison::Kind::unwritten); })) {
+    options.known_cause =
+        "the kernel wrote no element of the output at all (is the TODO still empty?).";
+  }
+#if WB_BACKEND_SIM
+  // Stale poison though every block met at a barrier, and no copy read before its wait:
+  // the read looks for elements where no copy put them.
+  const auto has = [&](poison::Kind kind) {
+    return std::any_of(output.begin(), output.end(),
+                       [kind](float value) { return poison::matches(value, kind); });
+  };
+  if (options.known_cause.empty() && stats.blocks > 0 && stats.barriers >= stats.blocks &&
+      has(poison::Kind::stale) && !has(poison::Kind::in_flight)) {
+    options.known_cause =
+        "elements were read from shared memory where no copy had put anything, although "
+        "the block met at __syncthreads() after its copies: the read's shared offset is not "
+        "the copy's. Do both go through the same layout (no offset written by hand, the "
+        "padding not forgotten in a view of the tile)?";
+  }
+#endif
+  const ::testing::AssertionResult same =
+      matches_reference(output, check.reference(input), check.output, options);
+  std::string note;
+#if WB_BACKEND_SIM
+  note = simulator_notes(stats);
+#endif
+  // Stores outside the output first: they also explain the wrong elements they cause.
+  if (const auto guards = gmem_out.guards_intact(); !guards) {
+    ADD_FAILURE() << where << guards.message() << "\n" << step.hint_line();
+    return;
+  }
+  if (!same) {
+    ADD_FAILURE() << where << same.message() << "\n" << note << step.hint_line();
+    return;
+  }
+#if WB_BACKEND_SIM
+  if (check.technique) {
+    if (const ::testing::AssertionResult technique = check.technique(stats); !technique) {
+      ADD_FAILURE() << where << technique.message() << "\n" << step.hint_line();
+      return;
+    }
+  }
+  if (check.on_success) check.on_success(stats);
+#endif
+}
+
+void check_movement_shapes(const std::vector<std::pair<int, int>>& shapes,
+                           const std::function<MovementCheck(int rows, int cols)>& make) {
+  for (const auto& [rows, cols] : shapes) {
+    const MovementCheck check = make(rows, cols);
+    for_each_schedule([&](const std::string& configuration) { check_movement(check, configuration); });
+    if (::testing::Test::HasFailure()) return;  // one clear failure, not a flood
+  }
+}
+
+std::vector<double> transposed(const std::vector<float>& input, int rows, int cols) {
+  std::vector<double> out(input.size());
+  for (int col = 0; col < cols; ++col) {
+    for (int row = 0; row < rows; ++row) {
+      out[static_cast<std::size_t>(col) + static_cast<std::size_t>(row) * cols] =
+          input[static_cast<std::size_t>(row) + static_cast<std::size_t>(col) * rows];
+    }
+  }
+  return out;
+}
+
+}  // namespace wb::grading

@@ -1,0 +1,260 @@
+// The grader of chapter 2, padded shared memory: a test per step, each at several
+// shapes, under the forward and the reverse schedule in the simulator and once on the GPU.
+//
+// Step 1, the copy through the padded tile: every element equal to the input, nothing
+// written outside the output, every element loaded through cp.async and waited for.
+// Step 2, the column sums: every sum within float rounding of the double-precision
+// one; then the bank map of a warp's row read under the stride chosen (drawn by
+// wb/bank_map.hpp from the hardware rule), and in the simulator the wavefronts its
+// shared loads really took, beside those of the same kernel unpadded.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "padded.hpp"
+#include "wb/bank_map.hpp"
+#include "wb/grading/backend_test.hpp"
+#include "wb/grading/compare.hpp"
+#include "wb/grading/guarded_buffer.hpp"
+#include "wb/grading/movement.hpp"
+#include "wb/grading/random.hpp"
+#include "wb/grading/schedules.hpp"
+#include "wb/grading/step.hpp"
+#include "wb/grading/technique.hpp"
+
+namespace {
+
+using wb::grading::Step;
+
+const char* const kFile = "chapters/02_padded/padded.cu";
+
+// What a kernel error means in each step.
+std::map<wb::ErrorKind, std::string> common_causes() {
+  return {
+      {wb::ErrorKind::destination_not_shared,
+       "the shared index of a cp.async lies outside smem_tile: is the shared offset computed "
+       "with the global layout, or from the global row and column?"},
+      {wb::ErrorKind::too_many_copies,
+       "a loop that never ends: does each loop advance its index (`row += kThreadRows`, not "
+       "`row + kThreadRows`)?"},
+      {wb::ErrorKind::misaligned,
+       "wb::cp_async copies sizeof(float) = 4 bytes: both addresses must be multiples of 4; "
+       "is an address cast from a byte offset?"},
+      {wb::ErrorKind::source_out_of_bounds,
+       "the copy reads past the end of the input: is the copy missing a bounds check "
+       "(row < valid_rows, col < valid_cols) for the last, partial tile?"},
+      {wb::ErrorKind::warp_sync,
+       "this chapter needs no __syncwarp or shuffle: the block's threads meet at "
+       "__syncthreads() only."},
+  };
+}
+
+std::map<wb::ErrorKind, std::string> causes_with(wb::ErrorKind kind, std::string cause) {
+  std::map<wb::ErrorKind, std::string> causes = common_causes();
+  causes[kind] = std::move(cause);
+  return causes;
+}
+
+const Step kStep1{2, 1, "copy through the padded tile", kFile,
+                  "copy each element to smem_tile[smem_layout(row, col)], wait, "
+                  "__syncthreads(), then store: walk the 2048 elements with "
+                  "tile_layout.coord(index) (the padded layout has 2078 offsets, 30 of them "
+                  "holes) and read each through smem_layout",
+                  causes_with(wb::ErrorKind::shared_race,
+                              "a thread read an element of the tile that another thread's "
+                              "cp.async wrote, with nothing between them: a wait makes a "
+                              "thread's own copies visible to itself only; the others need a "
+                              "__syncthreads() after everyone's wait.")};
+const Step kStep2{2, 2, "choose the padding for row reads", kFile,
+                  "a warp reads the 32 columns of one row: element (row, col) is the word "
+                  "row + stride * col, in bank (row + stride * col) % 32. Choose the padding "
+                  "so that the 32 columns of a row land in 32 different banks",
+                  causes_with(wb::ErrorKind::shared_race,
+                              "a warp's reads of one tile and the copies of the next tile "
+                              "into the same shared floats have no barrier between them: "
+                              "the __syncthreads() at the end of the loop body makes every "
+                              "warp finish reading before the next tile's copies overwrite "
+                              "it.")};
+
+using CopyFunction = void (*)(const float*, float*, int, int);
+
+using Chapter2Padded = wb::grading::KernelTest;
+
+TEST_F(Chapter2Padded, Step1CopyThroughThePaddedTile) {
+  wb::grading::check_movement_shapes(
+      {{256, 32}, {300, 40}, {127, 15}, {1, 1}, {129, 17}, {512, 48}, {1000, 3}, {5, 100}},
+      [](int rows, int cols) {
+        wb::grading::MovementCheck check;
+        check.step = kStep1;
+        check.input = {rows, cols, ch02::kTileRows, ch02::kTileCols};
+        check.output = check.input;
+        check.run = [=](const float* in, float* out) { ch02::copy_tiles_padded(in, out, rows, cols); };
+        check.reference = [](const std::vector<float>& input) {
+          return std::vector<double>(input.begin(), input.end());
+        };
+#if WB_BACKEND_SIM
+        const std::uint64_t elements = static_cast<std::uint64_t>(rows) * cols;
+        check.technique = [elements](const wb::sim::LaunchStats& stats) {
+          ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, elements);
+          if (technique) technique = wb::grading::waited_once_per_thread(stats);
+          if (technique) {
+            technique = wb::grading::transactions_per_request_at_most(
+                stats, wb::sim::AccessKind::shared_load, 1.05,
+                "the store walks the tile in its own order, tile_layout.coord(index), so that "
+                "a warp reads 32 consecutive rows of one column: 32 consecutive words, "
+                "whatever the padding.");
+          }
+          return technique;
+        };
+#endif
+        return check;
+      });
+}
+
+// Step 2's read: warp 0 of the sum loop, as column_sums_kernel arranges its threads, on
+// a 128x32 tile whose columns are `stride` floats apart.
+wb::bank_map::BankMap row_read_map(int stride) {
+  const auto smem_layout = wb::col_major(ch02::kTileRows, ch02::kStripCols, stride);
+  const auto sum_thread_layout = wb::row_major(ch02::kWarps, ch02::kStripCols);
+  return wb::bank_map::of(smem_layout, sum_thread_layout, 0);
+}
+
+std::string stride_text(int stride) {
+  return "stride " + std::to_string(stride) + " (padding " + std::to_string(stride - ch02::kTileRows) + ")";
+}
+
+// The bank maps of the row read at the strides chapter 2 compares, and at the one chosen.
+std::string row_read_maps(int chosen) {
+  std::string text;
+  for (int stride : {128, 130, 129}) {
+    text += "  " + stride_text(stride) + ": " + wb::bank_map::verdict(row_read_map(stride)) +
+            (stride == chosen ? "   <- yours" : "") + "\n";
+  }
+  return text;
+}
+
+// Step 2, the first check: the stride chosen makes the row read conflict-free, as the
+// hardware rule counts it (wb/memory_transactions.hpp).
+::testing::AssertionResult row_read_is_conflict_free(int stride) {
+  const wb::bank_map::BankMap map = row_read_map(stride);
+  if (map.wavefronts <= map.ideal) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << "with " << stride_text(stride)
+         << ", warp 0 reading row 0 of the tile, columns 0-31, is " << wb::bank_map::verdict(map)
+         << ":\n"
+         << wb::bank_map::text(map) << "The row read at other strides:\n"
+         << row_read_maps(stride);
+}
+
+std::vector<double> column_sums_of(const std::vector<float>& input, int rows, int cols) {
+  std::vector<double> sums(static_cast<std::size_t>(cols), 0.0);
+  for (int col = 0; col < cols; ++col) {
+    for (int row = 0; row < rows; ++row) {
+      sums[static_cast<std::size_t>(col)] += input[static_cast<std::size_t>(row) + static_cast<std::size_t>(col) * rows];
+    }
+  }
+  return sums;
+}
+
+#if WB_BACKEND_SIM
+// The shared loads of the same kernel at stride 128: the "before" of the report.
+std::string unpadded_requests(const float* gmem_in, int rows, int cols) {
+  wb::DeviceBuffer<float> sums(static_cast<std::size_t>(cols));
+  ch02::column_sums_unpadded(gmem_in, sums.data(), rows, cols);
+  return wb::grading::describe_requests(wb::sim::last_launch_stats(), wb::sim::AccessKind::shared_load);
+}
+#endif
+
+void grade_column_sums(int rows, int cols, const std::string& configuration) {
+  const Step& step = kStep2;
+  const auto seed = wb::grading::fresh_seed();
+  const std::string where = step.heading() + ", array " + std::to_string(rows) + "x" +
+                            std::to_string(cols) + ", " + configuration + " (WB_SEED=" +
+                            std::to_string(seed) + "):\n";
+  const std::size_t count = static_cast<std::size_t>(rows) * cols;
+  const std::vector<float> input = wb::grading::random_floats(count, seed);
+  wb::DeviceBuffer<float> gmem_in(count);
+  gmem_in.upload(input);
+  wb::grading::GuardedBuffer<float> gmem_sums(static_cast<std::size_t>(cols));
+  try {
+    ch02::column_sums(gmem_in.data(), gmem_sums.data(), rows, cols);
+    wb::synchronize();
+  } catch (const wb::Error& error) {
+    ADD_FAILURE() << where << "the kernel failed: " << error.what() << "\n"
+                  << step.cause_line(error.kind()) << step.hint_line();
+    return;
+  }
+#if WB_BACKEND_SIM
+  const wb::sim::LaunchStats stats = wb::sim::last_launch_stats();
+#endif
+  // Float sums in the kernel's order against double ones: within a few units of float
+  // rounding of the sum of the |values| (at most `rows`, the inputs lie in [-1, 1]).
+  wb::grading::CompareOptions options;
+  options.tolerance.absolute = 1e-6 * rows;
+  const auto same = wb::grading::matches_reference(
+      gmem_sums.download(), column_sums_of(input, rows, cols), {1, cols, 1, ch02::kStripCols}, options);
+  if (const auto guards = gmem_sums.guards_intact(); !guards) {
+    ADD_FAILURE() << where << guards.message() << "\n" << step.hint_line();
+    return;
+  }
+  if (!same) {
+    std::string note;
+#if WB_BACKEND_SIM
+    note = wb::grading::simulator_notes(stats);
+#endif
+    ADD_FAILURE() << where << "the sums (an array 1x" << cols << ", one per column) are wrong. "
+                  << same.message() << "\n" << note << step.hint_line();
+    return;
+  }
+#if WB_BACKEND_SIM
+  ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, count);
+  if (technique) technique = row_read_is_conflict_free(ch02::column_sums_stride());
+  if (technique) {
+    technique = wb::grading::transactions_per_request_at_most(
+        stats, wb::sim::AccessKind::shared_load, 1.05,
+        "the row reads of the sum loop conflict. Unpadded, the same kernel measures " +
+            unpadded_requests(gmem_in.data(), rows, cols) +
+            ". Are the copies and the reads both made through smem_layout (no index written "
+            "by hand with 128), and does the padding put the columns of a row in different "
+            "banks?");
+  }
+  if (!technique) {
+    ADD_FAILURE() << where << technique.message() << "\n" << step.hint_line();
+    return;
+  }
+#endif
+}
+
+TEST_F(Chapter2Padded, Step2ChooseThePaddingForRowReads) {
+  const std::vector<std::pair<int, int>> shapes = {
+      {256, 32}, {1000, 70}, {129, 33}, {1, 1}, {300, 64}, {5, 100}, {128, 32}};
+  for (const auto& [rows, cols] : shapes) {
+    wb::grading::for_each_schedule(
+        [&](const std::string& configuration) { grade_column_sums(rows, cols, configuration); });
+    if (HasFailure()) return;  // one clear failure, not a flood
+  }
+#if WB_BACKEND_SIM
+  // Passed: what the padding changed, before and after, on the seed's 256x32.
+  const int rows = 256, cols = 32;
+  wb::DeviceBuffer<float> gmem_in(static_cast<std::size_t>(rows) * cols);
+  gmem_in.upload(wb::grading::random_floats(gmem_in.size(), wb::grading::fresh_seed()));
+  wb::DeviceBuffer<float> sums(cols);
+  const std::string before = unpadded_requests(gmem_in.data(), rows, cols);
+  ch02::column_sums(gmem_in.data(), sums.data(), rows, cols);
+  std::printf("Chapter 2, step 2: the row read, stride 128: %s\n  %s: %s\n  measured, unpadded: %s\n"
+              "  measured, yours: %s\n",
+              wb::bank_map::verdict(row_read_map(128)).c_str(),
+              stride_text(ch02::column_sums_stride()).c_str(),
+              wb::bank_map::verdict(row_read_map(ch02::column_sums_stride())).c_str(), before.c_str(),
+              wb::grading::describe_requests(wb::sim::last_launch_stats(),
+                                             wb::sim::AccessKind::shared_load)
+                  .c_str());
+#endif
+}
+
+}  // namespace

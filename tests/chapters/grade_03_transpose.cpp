@@ -1,0 +1,243 @@
+// The grader of chapter 3, transpose: a test per step, each at several shapes, under the
+// forward and the reverse schedule in the simulator and once on the GPU.
+//
+// Each run: fresh random input, the output poisoned with guard bands around it, then
+// (1) nothing written outside the output, (2) every element the input's transposed one,
+// a misplaced value traced back to where it came from, (3) in the simulator, the
+// technique: step 1 only reports its global sectors per request; step 2 loads through
+// cp.async, waits once and writes coalesced; step 3 as step 2, and both shared-memory
+// phases conflict-free, checked on the stride chosen (the bank maps of
+// wb/bank_map.hpp) and on the wavefronts the simulator counted.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "transpose.hpp"
+#include "wb/bank_map.hpp"
+#include "wb/grading/backend_test.hpp"
+#include "wb/grading/movement.hpp"
+#include "wb/grading/step.hpp"
+#include "wb/grading/technique.hpp"
+
+namespace {
+
+using wb::grading::Step;
+
+const char* const kFile = "chapters/03_transpose/transpose.cu";
+
+const char* const kBarrierCause =
+    "a thread read an element of the tile that another thread's cp.async wrote, with nothing "
+    "between them: a wait makes a thread's own copies visible to itself only; the transposed "
+    "read takes other threads' elements, which need a __syncthreads() after everyone's wait.";
+
+std::map<wb::ErrorKind, std::string> causes(std::string out_of_bounds) {
+  return {
+      {wb::ErrorKind::destination_not_shared,
+       "the shared index of a cp.async lies outside smem_tile: is the shared offset computed "
+       "with the global layout, or from the global row and column?"},
+      {wb::ErrorKind::too_many_copies,
+       "a loop that never ends: does each loop advance its index (`row += ...`, not "
+       "`row + ...`)?"},
+      {wb::ErrorKind::misaligned,
+       "wb::cp_async copies sizeof(float) = 4 bytes: both addresses must be multiples of 4."},
+      {wb::ErrorKind::source_out_of_bounds, out_of_bounds},
+      {wb::ErrorKind::global_out_of_bounds, out_of_bounds},
+      {wb::ErrorKind::shared_race, kBarrierCause},
+      {wb::ErrorKind::warp_sync,
+       "this chapter needs no __syncwarp or shuffle: the block's threads meet at "
+       "__syncthreads() only."},
+  };
+}
+
+const char* const kPartialTiles =
+    "an access past the end of an array: at the bottom and right edges the tile is partial; "
+    "is a loop missing its bound (valid_rows, valid_cols)? In the output tile, the rows are "
+    "the input's columns (valid_cols of them) and the columns its rows (valid_rows).";
+
+const Step kStep1{3, 1, "the naive transpose", kFile,
+                  "each thread moves its elements one by one: gmem_tile_in[gmem_in_layout(row, "
+                  "col)] goes to gmem_tile_out[gmem_out_layout(col, row)], inside the array only",
+                  causes(kPartialTiles)};
+const Step kStep2{3, 2, "transpose through shared memory", kFile,
+                  "copy the tile in with wb::cp_async as in chapter 1 (load_coord), wait, "
+                  "__syncthreads(), then write the output tile: element (row, col) of the "
+                  "output tile is smem_tile[smem_transposed(row, col)], and the 16x16 threads "
+                  "(store_coord) walk its 128 columns 16 at a time; the output tile starts at "
+                  "row tile_col, column tile_row of the output",
+                  causes("an access past the end of an array: step 2 has no partial tiles, so an "
+                         "index leaves the tile. The output tile is 16x128: rows from 0 to 15, "
+                         "columns from 0 to 127.")};
+const Step kStep3{3, 3, "pad the tile, any shape", kFile,
+                  "both phases must be conflict-free: the copy in (a warp on 32 rows of one "
+                  "column) and the transposed read (a warp on 2 rows of 16 columns: word "
+                  "row + stride * col). Choose the padding for the second; bound every loop "
+                  "by valid_rows and valid_cols",
+                  causes(kPartialTiles)};
+
+std::string shape_of(int rows, int cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
+
+wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(const float*, float*, int, int),
+                                           int rows, int cols) {
+  wb::grading::MovementCheck check;
+  check.step = step;
+  check.input = {rows, cols, ch03::kTileRows, ch03::kTileCols};
+  check.output = {cols, rows, ch03::kTileCols, ch03::kTileRows};
+  check.run = [=](const float* in, float* out) { transpose(in, out, rows, cols); };
+  check.reference = [=](const std::vector<float>& input) {
+    return wb::grading::transposed(input, rows, cols);
+  };
+  return check;
+}
+
+// The transposed read: warp w of the 16x16 store threads on the transposed view of a
+// 128x16 tile whose columns are `stride` floats apart; and the copy in, warp w of the
+// 32x8 load threads on the tile itself.
+wb::bank_map::BankMap transposed_read_map(int stride, int warp = 0) {
+  const auto smem_layout = wb::col_major(ch03::kTileRows, ch03::kTileCols, stride);
+  const auto store_thread_layout = wb::col_major(ch03::kStoreThreadRows, ch03::kStoreThreadCols);
+  return wb::bank_map::of(smem_layout.transpose(), store_thread_layout, warp);
+}
+wb::bank_map::BankMap copy_in_map(int stride, int warp = 0) {
+  const auto smem_layout = wb::col_major(ch03::kTileRows, ch03::kTileCols, stride);
+  const auto load_thread_layout = wb::col_major(ch03::kLoadThreadRows, ch03::kLoadThreadCols);
+  return wb::bank_map::of(smem_layout, load_thread_layout, warp);
+}
+
+std::string stride_text(int stride) {
+  return "stride " + std::to_string(stride) + " (padding " + std::to_string(stride - ch03::kTileRows) + ")";
+}
+
+::testing::AssertionResult both_phases_conflict_free(int stride) {
+  const wb::bank_map::BankMap copy_in = copy_in_map(stride);
+  const wb::bank_map::BankMap read = transposed_read_map(stride);
+  if (copy_in.wavefronts <= copy_in.ideal && read.wavefronts <= read.ideal) {
+    return ::testing::AssertionSuccess();
+  }
+  auto result = ::testing::AssertionFailure();
+  result << "with " << stride_text(stride) << ", ";
+  if (read.wavefronts > read.ideal) {
+    result << "the transposed read (warp 0: output tile rows 0-15, columns 0-1, which are the "
+              "tile's rows 0-1, columns 0-15) is "
+           << wb::bank_map::verdict(read) << ":\n" << wb::bank_map::text(read);
+  } else {
+    result << "the copy in (warp 0: tile rows 0-31 of column 0) is " << wb::bank_map::verdict(copy_in)
+           << ":\n" << wb::bank_map::text(copy_in);
+  }
+  result << "Both phases at other strides:\n";
+  for (int other : {128, 129, 130}) {
+    result << "  " << stride_text(other) << ": copy in " << wb::bank_map::verdict(copy_in_map(other))
+           << ", transposed read " << wb::bank_map::verdict(transposed_read_map(other))
+           << (other == stride ? "   <- yours" : "") << "\n";
+  }
+  return result;
+}
+
+#if WB_BACKEND_SIM
+// Loads through cp.async, one wait a thread, coalesced reads and writes of global memory.
+::testing::AssertionResult tiled_technique(const wb::sim::LaunchStats& stats, std::uint64_t elements,
+                                           double sectors_limit) {
+  ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, elements);
+  if (technique) technique = wb::grading::waited_once_per_thread(stats);
+  if (technique) {
+    technique = wb::grading::transactions_per_request_at_most(
+        stats, wb::sim::AccessKind::cp_async_read, sectors_limit,
+        "the copy in reads global memory scattered: a warp should copy 32 consecutive rows "
+        "of one column (load_coord, the 32x8 column-major thread layout).");
+  }
+  if (technique) {
+    technique = wb::grading::transactions_per_request_at_most(
+        stats, wb::sim::AccessKind::global_store, sectors_limit,
+        "the writes are not coalesced: a warp should write 2 columns of the output tile, "
+        "16 consecutive rows each (store_coord, the 16x16 column-major thread layout, "
+        "with the row of the output tile varying fastest).");
+  }
+  return technique;
+}
+#endif
+
+using Chapter3Transpose = wb::grading::KernelTest;
+
+TEST_F(Chapter3Transpose, Step1TheNaiveTranspose) {
+  bool reported = false;
+  wb::grading::check_movement_shapes(
+      {{256, 32}, {300, 40}, {127, 15}, {1, 1}, {129, 17}, {1000, 3}, {5, 100}},
+      [&](int rows, int cols) {
+        auto check = transpose_check(kStep1, ch03::transpose_naive, rows, cols);
+        check.uses_cp_async = false;
+#if WB_BACKEND_SIM
+        // It passes on its results; what it costs is reported, for step 2 to improve on.
+        check.on_success = [&reported, rows, cols](const wb::sim::LaunchStats& stats) {
+          if (reported) return;
+          reported = true;
+          std::printf("Chapter 3, step 1, array %s: %s; %s\n", shape_of(rows, cols).c_str(),
+                      wb::grading::describe_requests(stats, wb::sim::AccessKind::global_load).c_str(),
+                      wb::grading::describe_requests(stats, wb::sim::AccessKind::global_store).c_str());
+        };
+#endif
+        return check;
+      });
+}
+
+TEST_F(Chapter3Transpose, Step2TransposeThroughSharedMemory) {
+  bool reported = false;
+  wb::grading::check_movement_shapes(
+      {{256, 32}, {256, 64}, {128, 16}, {512, 48}}, [&](int rows, int cols) {
+        auto check = transpose_check(kStep2, ch03::transpose_tiles, rows, cols);
+#if WB_BACKEND_SIM
+        const std::uint64_t elements = static_cast<std::uint64_t>(rows) * cols;
+        // 2 columns of 16 floats, 64-byte aligned in these shapes: 4 sectors a request.
+        check.technique = [elements](const wb::sim::LaunchStats& stats) {
+          return tiled_technique(stats, elements, 4.5);
+        };
+        check.on_success = [&reported, rows, cols](const wb::sim::LaunchStats& stats) {
+          if (reported) return;
+          reported = true;
+          std::printf("Chapter 3, step 2, array %s: %s; %s (step 3 pads the tile)\n",
+                      shape_of(rows, cols).c_str(),
+                      wb::grading::describe_requests(stats, wb::sim::AccessKind::global_store).c_str(),
+                      wb::grading::describe_requests(stats, wb::sim::AccessKind::shared_load).c_str());
+        };
+#endif
+        return check;
+      });
+}
+
+TEST_F(Chapter3Transpose, Step3PadTheTileAnyShape) {
+  wb::grading::check_movement_shapes(
+      {{256, 32}, {300, 40}, {127, 15}, {1, 1}, {129, 17}, {1000, 3}, {5, 100}, {512, 48}},
+      [](int rows, int cols) {
+        auto check = transpose_check(kStep3, ch03::transpose_padded, rows, cols);
+#if WB_BACKEND_SIM
+        const std::uint64_t elements = static_cast<std::uint64_t>(rows) * cols;
+        // The simulator counts wavefronts exactly where a warp's lanes run the same
+        // loop iterations; in a partial tile some lanes stop a row early, and its
+        // requests are approximate. So the wavefronts are judged on whole tiles only.
+        const bool whole_tiles = rows % ch03::kTileRows == 0 && cols % ch03::kTileCols == 0;
+        check.technique = [elements, whole_tiles](const wb::sim::LaunchStats& stats) {
+          // Columns of any length: a 64-byte run may straddle 3 sectors, so up to 6.
+          ::testing::AssertionResult technique = tiled_technique(stats, elements, 6.0);
+          if (technique) technique = both_phases_conflict_free(ch03::transpose_padded_stride());
+          if (technique && whole_tiles) {
+            technique = wb::grading::transactions_per_request_at_most(
+                stats, wb::sim::AccessKind::shared_load, 1.05,
+                "the transposed read conflicts: is it made through padded_smem_layout's "
+                "transpose() (not a layout written by hand with 128)?");
+          }
+          if (technique && whole_tiles) {
+            technique = wb::grading::transactions_per_request_at_most(
+                stats, wb::sim::AccessKind::cp_async_write, 1.05,
+                "the copy in conflicts: a warp should copy 32 consecutive rows of one column.");
+          }
+          return technique;
+        };
+#endif
+        return check;
+      });
+}
+
+}  // namespace

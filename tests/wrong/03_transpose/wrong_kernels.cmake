@@ -1,0 +1,66 @@
+# Known-wrong versions of chapter 3's solution, each one mistake a learner makes, with
+# the diagnosis the grader must give. Each is the solution with FIND replaced by REPLACE.
+
+# Step 1: the naive transpose, its loops not bounded by the array.
+wb_wrong_kernel(naive_without_bounds
+  FIND "  for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out"
+  REPLACE "  for (int col = thread_coord.col; col < kTileCols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < kTileRows; row += kLoadThreadRows) {\n      gmem_tile_out"
+  EXPECT "step 1.*past its end.*is a loop missing its bound")
+
+# Step 2: the transpose through shared memory.
+wb_wrong_kernel(missing_wait
+  FIND "  wb::cp_async_wait_all();\n  __syncthreads();\n  for (int col = store_coord.col; col < kTileRows;"
+  REPLACE "  __syncthreads();\n  for (int col = store_coord.col; col < kTileRows;"
+  EXPECT "step 2.*read from shared memory before their cp.async had landed")
+
+# The stale poison today; the race check's error once it lands, whose cause says the same.
+wb_wrong_kernel(missing_barrier
+  FIND "  wb::cp_async_wait_all();\n  __syncthreads();\n  for (int col = store_coord.col; col < kTileRows;"
+  REPLACE "  wb::cp_async_wait_all();\n  for (int col = store_coord.col; col < kTileRows;"
+  EXPECT "step 2.*need a __syncthreads\\(\\) after everyone's wait")
+
+# The output tile placed where the input tile was: its origin is row tile_col, column
+# tile_row of the output, the block indices exchanged on the way out.
+wb_wrong_kernel(block_indices_not_swapped_on_the_way_out
+  FIND "  float* gmem_tile_out = gmem_out + tile_col + tile_row * cols;            // (16,128)\n  const wb::Coord load_coord = load_thread_layout.coord(threadIdx.x);      // in (32,8)\n  const wb::Coord store_coord = store_thread_layout.coord(threadIdx.x);    // in (16,16)\n\n  //! [step 2 hole]"
+  REPLACE "  float* gmem_tile_out = gmem_out + tile_row + tile_col * cols;            // (16,128)\n  const wb::Coord load_coord = load_thread_layout.coord(threadIdx.x);      // in (32,8)\n  const wb::Coord store_coord = store_thread_layout.coord(threadIdx.x);    // in (16,16)\n\n  //! [step 2 hole]"
+  EXPECT "step 2.*stores go to the wrong places.*the output tile starts at row tile_col, column tile_row")
+
+# The 16x16 store threads row-major: a warp writes 16 output columns, 2 floats each.
+# The results stay right: only the simulator's sector counters see it (fails until
+# they land).
+wb_wrong_kernel(uncoalesced_writes
+  FIND "__device__ constexpr auto store_thread_layout = wb::col_major("
+  REPLACE "__device__ constexpr auto store_thread_layout = wb::row_major("
+  EXPECT "step 2.*global stores: [0-9.]+ sectors per request.*the writes are not coalesced")
+
+# Step 3: the padding and any shape.
+wb_wrong_kernel(unpadded_tile
+  FIND "  padding = 2;  // stride 130"
+  REPLACE "  padding = 0;  // stride 128"
+  EXPECT "step 3.*stride 128 \\(padding 0\\).*transposed read.*a 16-way bank conflict")
+
+# Chapter 2's answer for row reads: 2-way for the 16x16 transposed read.
+wb_wrong_kernel(plus_one_padding
+  FIND "  padding = 2;  // stride 130"
+  REPLACE "  padding = 1;  // stride 129"
+  EXPECT "step 3.*stride 129 \\(padding 1\\).*transposed read.*a 2-way bank conflict")
+
+# The transposed view written by hand as a row-major 16x128 layout: right for the
+# unpadded tile of step 2, wrong for the padded one.
+wb_wrong_kernel(wrong_transposed_layout
+  FIND "  constexpr auto smem_transposed = padded_smem_layout.transpose();"
+  REPLACE "  constexpr auto smem_transposed = wb::row_major(Int<kTileCols>{}, Int<kTileRows>{});"
+  EXPECT "step 3.*where no copy had put anything.*the padding not forgotten in a view of the tile")
+
+wb_wrong_kernel(store_without_bounds
+  FIND "  for (int col = store_coord.col; col < valid_rows; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < valid_cols; row += kStoreThreadRows) {"
+  REPLACE "  for (int col = store_coord.col; col < kTileRows; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {"
+  EXPECT "step 3.*outside the output")
+
+# The bounds of the output tile taken from the input tile's: its rows < valid_rows, its
+# columns < valid_cols. The transposed read then runs far past the shared tile.
+wb_wrong_kernel(store_bounds_not_transposed
+  FIND "  for (int col = store_coord.col; col < valid_rows; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < valid_cols; row += kStoreThreadRows) {"
+  REPLACE "  for (int col = store_coord.col; col < valid_cols; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < valid_rows; row += kStoreThreadRows) {"
+  EXPECT "step 3.*crashed with signal Segmentation fault.*transpose.cu:[0-9]+: its last memory access, a load")
