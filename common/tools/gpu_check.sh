@@ -59,7 +59,7 @@ done
 # The bank conflicts of chapter 2's column sums as the GPU counts them, beside the
 # simulator's figures (bench-chapter2's simulator lines).
 if command -v ncu >/dev/null; then
-  for which in "column_sums_kernel<0" "column_sums_kernel<[1-9]"; do
+  for which in "column_sums_kernel<\\(int\\)0>" "column_sums_kernel<\\(int\\)[1-9]"; do
     ncu --kernel-name-base demangled --kernel-name "regex:$which" --launch-count 1 \
       --metrics smsp__sass_inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum \
       "$build/tests/bench_chapter2_solution_cuda" > "$logs/ncu_$(echo "$which" | tr -dc 'a-z0-9').txt" 2>&1

@@ -116,6 +116,7 @@ TEST_F(Chapter2Padded, Step1CopyThroughThePaddedTile) {
       });
 }
 
+#if WB_BACKEND_SIM
 // Step 2's read: warp 0 of the sum loop, as column_sums_kernel arranges its threads, on
 // a 128x32 tile whose columns are `stride` floats apart.
 wb::bank_map::BankMap row_read_map(int stride) {
@@ -137,7 +138,9 @@ std::string row_read_maps(int chosen) {
   }
   return text;
 }
+#endif
 
+#if WB_BACKEND_SIM
 // Step 2, the first check: the stride chosen makes the row read conflict-free, as the
 // hardware rule counts it (wb/memory_transactions.hpp).
 ::testing::AssertionResult row_read_is_conflict_free(int stride) {
@@ -150,6 +153,7 @@ std::string row_read_maps(int chosen) {
          << wb::bank_map::text(map) << "The row read at other strides:\n"
          << row_read_maps(stride);
 }
+#endif
 
 std::vector<double> column_sums_of(const std::vector<float>& input, int rows, int cols) {
   std::vector<double> sums(static_cast<std::size_t>(cols), 0.0);

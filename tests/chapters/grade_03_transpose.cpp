@@ -79,7 +79,9 @@ const Step kStep3{3, 3, "pad the tile, any shape", kFile,
                   "by valid_rows and valid_cols",
                   causes(kPartialTiles)};
 
+#if WB_BACKEND_SIM
 std::string shape_of(int rows, int cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
+#endif
 
 wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(const float*, float*, int, int),
                                            int rows, int cols) {
@@ -94,6 +96,7 @@ wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(c
   return check;
 }
 
+#if WB_BACKEND_SIM
 // The transposed read: warp w of the 16x16 store threads on the transposed view of a
 // 128x16 tile whose columns are `stride` floats apart; and the copy in, warp w of the
 // 32x8 load threads on the tile itself.
@@ -111,7 +114,9 @@ wb::bank_map::BankMap copy_in_map(int stride, int warp = 0) {
 std::string stride_text(int stride) {
   return "stride " + std::to_string(stride) + " (padding " + std::to_string(stride - ch03::kTileRows) + ")";
 }
+#endif
 
+#if WB_BACKEND_SIM
 ::testing::AssertionResult both_phases_conflict_free(int stride) {
   const wb::bank_map::BankMap copy_in = copy_in_map(stride);
   const wb::bank_map::BankMap read = transposed_read_map(stride);
@@ -136,6 +141,7 @@ std::string stride_text(int stride) {
   }
   return result;
 }
+#endif
 
 #if WB_BACKEND_SIM
 // Loads through cp.async, one wait a thread, coalesced reads and writes of global memory.
@@ -163,7 +169,7 @@ std::string stride_text(int stride) {
 using Chapter3Transpose = wb::grading::KernelTest;
 
 TEST_F(Chapter3Transpose, Step1TheNaiveTranspose) {
-  bool reported = false;
+  [[maybe_unused]] bool reported = false;
   wb::grading::check_movement_shapes(
       {{256, 32}, {300, 40}, {127, 15}, {1, 1}, {129, 17}, {1000, 3}, {5, 100}},
       [&](int rows, int cols) {
@@ -184,7 +190,7 @@ TEST_F(Chapter3Transpose, Step1TheNaiveTranspose) {
 }
 
 TEST_F(Chapter3Transpose, Step2TransposeThroughSharedMemory) {
-  bool reported = false;
+  [[maybe_unused]] bool reported = false;
   wb::grading::check_movement_shapes(
       {{256, 32}, {256, 64}, {128, 16}, {512, 48}}, [&](int rows, int cols) {
         auto check = transpose_check(kStep2, ch03::transpose_tiles, rows, cols);
