@@ -83,8 +83,20 @@ inline void on_access(const void* address, std::size_t bytes, bool write, const 
   seen.access_is_latest = true;
   SharedMemory& shared = thread->worker->shared;
   if (shared.in_static(address)) {
-    if (touch_static_shared(shared, address, bytes)) {
-      on_shared_access(*thread, address, bytes, write, pc, atomic);
+    switch (touch_static_shared(shared, address, bytes)) {
+      case StaticWord::shared:
+        on_shared_access(*thread, address, bytes, write, pc, atomic);
+        break;
+      case StaticWord::built_in:
+        break;
+      case StaticWord::not_shared:
+        fail_without_unwinding(source_line_of(pc),
+                               std::string(write ? "a store" : "a load") + " of " +
+                                   std::to_string(bytes) + " bytes at " +
+                                   describe_shared_address(shared, address, bytes) +
+                                   ": outside every __shared__ array. Is an index past the end "
+                                   "of the tile?",
+                               ErrorKind::shared_out_of_bounds);
     }
   } else if (shared.in_dynamic(address, bytes)) {
     on_shared_access(*thread, address, bytes, write, pc, atomic);

@@ -136,7 +136,9 @@ void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_
 
   auto* destination = static_cast<std::byte*>(shared_dst);
   const void* pc = __builtin_return_address(0);
-  if (worker.shared.in_static(destination)) touch_static_shared(worker.shared, destination, copy_size);
+  if (worker.shared.in_static(destination)) {
+    touch_static_shared(worker.shared, destination, copy_size);  // explain_bad_destination said: shared
+  }
   if (const std::string race = check_shared_race(thread, destination, copy_size, true, pc);
       !race.empty()) {
     kernel_fail(file, line, what + race, ErrorKind::shared_race);

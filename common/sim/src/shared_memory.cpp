@@ -64,15 +64,31 @@ void mark_never_poisoned(SharedMemory& shared, const void* variable, std::size_t
 struct TlsSymbol {
   std::size_t offset;
   std::size_t bytes;
-  std::string name;
+  std::string name;  // short: "smem_tile"
+  bool shared;       // a __shared__ variable of a kernel, not the simulator's own state
 };
 
-// "smem_tile" from "ch01::(anonymous namespace)::copy_tile_kernel(float const*)::smem_tile".
-std::string short_name(const char* mangled) {
+// The simulator's thread-local variables, the CUDA built-ins, the libraries' and the
+// compiler's own (__tls_guard, guard variables); every other one is a kernel's
+// __shared__ variable (kernel files declare no other thread_local).
+bool is_simulator_state(const std::string& demangled) {
+  for (const char* prefix : {"wb::", "threadIdx", "blockIdx", "blockDim", "gridDim", "std::",
+                             "__", "testing::", "boost::", "guard variable", "TLS "}) {
+    if (demangled.rfind(prefix, 0) == 0) return true;
+  }
+  return false;
+}
+
+std::string demangle(const char* mangled) {
   int status = 0;
   char* demangled = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
   std::string name = status == 0 && demangled != nullptr ? demangled : mangled;
   std::free(demangled);
+  return name;
+}
+
+// "smem_tile" from "ch01::(anonymous namespace)::copy_tile_kernel(float const*)::smem_tile".
+std::string short_name(const std::string& name) {
   const std::size_t colons = name.rfind("::");
   return colons == std::string::npos ? name : name.substr(colons + 2);
 }
@@ -107,7 +123,8 @@ std::vector<TlsSymbol> read_tls_symbols() {
     }
     for (const ElfW(Sym)& symbol : table) {
       if (ELF64_ST_TYPE(symbol.st_info) != STT_TLS || symbol.st_name >= text.size()) continue;
-      symbols.push_back({symbol.st_value, symbol.st_size, short_name(text.c_str() + symbol.st_name)});
+      const std::string name = demangle(text.c_str() + symbol.st_name);
+      symbols.push_back({symbol.st_value, symbol.st_size, short_name(name), !is_simulator_state(name)});
     }
   }
   ::close(file);
@@ -133,7 +150,10 @@ std::string describe_shared_address(const SharedMemory& shared, const void* poin
   }
   if (!shared.in_static(address)) return "an address outside shared memory";
   const auto offset = static_cast<std::size_t>(address - shared.tls_begin);
+  const TlsSymbol* before = nullptr;  // the last __shared__ variable that starts below
   for (const TlsSymbol& symbol : tls_symbols()) {
+    if (!symbol.shared) continue;
+    if (symbol.offset <= offset) before = &symbol;
     if (offset < symbol.offset || offset >= symbol.offset + symbol.bytes) continue;
     const std::size_t inside = offset - symbol.offset;
     if (bytes == 4 && inside % 4 == 0) {
@@ -141,6 +161,12 @@ std::string describe_shared_address(const SharedMemory& shared, const void* poin
     }
     return "bytes [" + std::to_string(inside) + ", " + std::to_string(inside + bytes) +
            ") of the __shared__ variable " + symbol.name;
+  }
+  if (before != nullptr) {
+    return "bytes [" + std::to_string(offset - before->offset) + ", " +
+           std::to_string(offset - before->offset + bytes) + ") from the start of the __shared__ "
+           "variable " + before->name + ", which has " + std::to_string(before->bytes) +
+           " bytes: past its end";
   }
   return "byte " + std::to_string(offset) + " of the static shared memory";
 }
@@ -161,6 +187,20 @@ void locate_static_shared(SharedMemory& shared) {
   shared.tls_begin = block.begin;
   shared.word_epoch.assign(shared.static_bytes / 4, 0);
   shared.static_history.assign(shared.static_bytes / 4, WordHistory{});
+  // Words no __shared__ variable covers (when the symbols say which those are).
+  const std::vector<TlsSymbol>& symbols = tls_symbols();
+  if (std::any_of(symbols.begin(), symbols.end(), [](const TlsSymbol& s) { return s.shared; })) {
+    std::fill(shared.word_epoch.begin(), shared.word_epoch.end(), SharedMemory::kNotShared);
+    const auto skip = static_cast<std::size_t>(shared.static_begin - shared.tls_begin);
+    for (const TlsSymbol& symbol : symbols) {
+      if (!symbol.shared || symbol.offset < skip) continue;
+      const std::size_t first = (symbol.offset - skip) / 4;
+      const std::size_t end = (symbol.offset - skip + symbol.bytes + 3) / 4;
+      for (std::size_t word = first; word < end && word < shared.word_epoch.size(); ++word) {
+        shared.word_epoch[word] = 0;
+      }
+    }
+  }
   // The built-in variables live there too; the scheduler sets them, kernels read them.
   mark_never_poisoned(shared, &threadIdx, sizeof threadIdx);
   mark_never_poisoned(shared, &blockIdx, sizeof blockIdx);
@@ -175,7 +215,7 @@ void begin_block_shared(SharedMemory& shared, unsigned threads) {
   for (WarpRendezvous& warp : shared.rendezvous) warp.arrived = 0;
   if (++shared.block_epoch == SharedMemory::kNeverPoisoned) {
     for (std::uint32_t& epoch : shared.word_epoch) {
-      if (epoch != SharedMemory::kNeverPoisoned) epoch = 0;
+      if (epoch < SharedMemory::kNotShared) epoch = 0;
     }
     shared.block_epoch = 1;
   }
@@ -187,18 +227,23 @@ void begin_block_shared(SharedMemory& shared, unsigned threads) {
   }
 }
 
-bool touch_static_shared(SharedMemory& shared, const void* pointer, std::size_t bytes) {
+StaticWord touch_static_shared(SharedMemory& shared, const void* pointer, std::size_t bytes) {
   const std::size_t offset =
       static_cast<std::size_t>(static_cast<const std::byte*>(pointer) - shared.static_begin);
   const std::size_t last = std::min((offset + bytes - 1) / 4, shared.word_epoch.size() - 1);
-  if (shared.word_epoch[offset / 4] == SharedMemory::kNeverPoisoned) return false;
+  for (std::size_t word = offset / 4; word <= last; ++word) {
+    if (shared.word_epoch[word] >= SharedMemory::kNotShared) {
+      return shared.word_epoch[word] == SharedMemory::kNeverPoisoned ? StaticWord::built_in
+                                                                     : StaticWord::not_shared;
+    }
+  }
   for (std::size_t word = offset / 4; word <= last; ++word) {
     std::uint32_t& epoch = shared.word_epoch[word];
-    if (epoch == shared.block_epoch || epoch == SharedMemory::kNeverPoisoned) continue;
+    if (epoch == shared.block_epoch) continue;
     poison::fill(shared.static_begin + 4 * word, 4, poison::stale);
     epoch = shared.block_epoch;
   }
-  return true;
+  return StaticWord::shared;
 }
 
 void Worker::provide_dynamic_shared(std::size_t bytes) {
@@ -241,7 +286,18 @@ std::string explain_bad_destination(const Worker& worker, const void* destinatio
   const SharedMemory& shared = worker.shared;
   const auto* address = static_cast<const std::byte*>(destination);
   if (shared.in_dynamic(destination, bytes)) return {};
-  if (shared.in_static(destination) && shared.in_static(address + bytes - 1)) return {};
+  if (shared.in_static(destination) && shared.in_static(address + bytes - 1)) {
+    bool all_shared = true;
+    const auto first = static_cast<std::size_t>(address - shared.static_begin) / 4;
+    for (std::size_t word = first; word <= first + (bytes - 1) / 4; ++word) {
+      all_shared &= shared.word_epoch[word] < SharedMemory::kNotShared;
+    }
+    if (all_shared) return {};
+    return "the destination " + hex(destination) + " is not the block's shared memory: it is " +
+           describe_shared_address(shared, destination, bytes) +
+           ". cp.async writes only into a __shared__ array or the dynamic shared memory: is "
+           "the shared index outside the tile?";
+  }
   if (std::string overrun = explain_dynamic_overrun(shared, destination, bytes);
       !overrun.empty()) {
     return "the shared destination covers " + overrun;

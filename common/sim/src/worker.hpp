@@ -174,7 +174,11 @@ struct SharedMemory {
   std::size_t static_bytes = 0;
   std::vector<std::uint32_t> word_epoch;
   std::uint32_t block_epoch = 1;
-  static constexpr std::uint32_t kNeverPoisoned = 0xFFFFFFFFu;
+  static constexpr std::uint32_t kNeverPoisoned = 0xFFFFFFFFu;  // a built-in (threadIdx, ...)
+  // A word of the thread-local block that no __shared__ variable covers: the
+  // simulator's own state, or padding between variables. Known from the executable's
+  // symbols; without them (a stripped build), every word counts as shared memory.
+  static constexpr std::uint32_t kNotShared = 0xFFFFFFFEu;
 
   // Dynamic shared memory, with guard bands of kDynamicGuardBytes on each side.
   std::byte* dynamic_allocation = nullptr;
@@ -271,11 +275,14 @@ void perform_copies(AsyncCopyQueue& queue, std::size_t up_to);
 // block, found once per worker, and the poison-on-first-touch of each block.
 void locate_static_shared(SharedMemory& shared);
 void begin_block_shared(SharedMemory& shared, unsigned threads);
+// What an address of the thread-local block is.
+enum class StaticWord { shared, built_in, not_shared };
 // Marks [pointer, pointer + bytes) of static shared memory as defined in this block,
-// poisoning first what this block had not yet touched. False for the built-in
-// variables (threadIdx, ...), which share the thread-local block but are no shared
-// memory.
-bool touch_static_shared(SharedMemory& shared, const void* pointer, std::size_t bytes);
+// poisoning first what this block had not yet touched. Says what the first word is:
+// only `shared` words are shared memory; the built-in variables (threadIdx, ...) share
+// the thread-local block, and so does the simulator's own state, which a kernel
+// reaches only through an index past the end of a __shared__ array.
+StaticWord touch_static_shared(SharedMemory& shared, const void* pointer, std::size_t bytes);
 // Why a cp.async destination is not the block's shared memory, in a learner's words;
 // empty if it is.
 std::string explain_bad_destination(const Worker& worker, const void* destination,
