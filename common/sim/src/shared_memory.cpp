@@ -212,7 +212,9 @@ void begin_block_shared(SharedMemory& shared, unsigned threads) {
   begin_interval(shared);
   shared.warp_syncs.assign((threads + 31) / 32, 0);
   shared.rendezvous.resize((threads + 31) / 32);
-  for (WarpRendezvous& warp : shared.rendezvous) warp.arrived = 0;
+  for (std::vector<WarpRendezvous>& meetings : shared.rendezvous) {
+    for (WarpRendezvous& meeting : meetings) meeting.arrived = 0;
+  }
   if (++shared.block_epoch == SharedMemory::kNeverPoisoned) {
     for (std::uint32_t& epoch : shared.word_epoch) {
       if (epoch < SharedMemory::kNotShared) epoch = 0;

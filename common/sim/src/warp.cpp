@@ -142,20 +142,37 @@ void warp_rendezvous(unsigned mask, WarpOp op, const void* operand, std::size_t 
     kernel_fail(file, line, what + "width " + std::to_string(width) +
                                 " is not a power of 2 from 1 to 32", ErrorKind::warp_sync);
   }
-  WarpRendezvous& meeting = worker.shared.rendezvous[warp];
+  // The meeting of this mask in progress, or a free one; a meeting in progress whose
+  // mask overlaps this one without being it is an error.
+  std::vector<WarpRendezvous>& meetings = worker.shared.rendezvous[warp];
+  std::size_t index = meetings.size();
+  for (std::size_t i = 0; i < meetings.size(); ++i) {
+    const WarpRendezvous& other = meetings[i];
+    if (other.arrived == 0) {
+      if (index == meetings.size()) index = i;
+      continue;
+    }
+    if (other.mask == mask && other.op == op) {
+      index = i;
+      break;
+    }
+    if ((other.mask & mask) != 0) {
+      kernel_fail(file, line,
+                  what + "lane " + std::to_string(lane) + " of warp " + std::to_string(warp) +
+                      " arrives while " + lane_list(other.arrived) + " wait at " +
+                      name(other.op) + " with mask " + hex_mask(other.mask) + " (" + other.file +
+                      ":" + std::to_string(other.line) +
+                      "). The lanes of a mask must all make the same call with the same mask.",
+                  ErrorKind::warp_sync);
+    }
+  }
+  if (index == meetings.size()) meetings.emplace_back();
+  WarpRendezvous& meeting = meetings[index];
   if (meeting.arrived == 0) {
     meeting.mask = mask;
     meeting.op = op;
     meeting.file = file;
     meeting.line = line;
-  } else if (meeting.mask != mask || meeting.op != op) {
-    kernel_fail(file, line,
-                what + "lane " + std::to_string(lane) + " of warp " + std::to_string(warp) +
-                    " arrives while " + lane_list(meeting.arrived) + " wait at " +
-                    name(meeting.op) + " with mask " + hex_mask(meeting.mask) + " (" +
-                    meeting.file + ":" + std::to_string(meeting.line) +
-                    "). The lanes of a mask must all make the same call with the same mask.",
-                ErrorKind::warp_sync);
   }
   std::memset(meeting.operands[lane], 0, sizeof meeting.operands[lane]);
   if (bytes > 0) std::memcpy(meeting.operands[lane], operand, bytes);
@@ -175,11 +192,13 @@ void warp_rendezvous(unsigned mask, WarpOp op, const void* operand, std::size_t 
     wait_at_warp_rendezvous(thread);
   }
   if (result == nullptr) return;
+  // Found again by index: other meetings of the warp may have grown the list meanwhile.
+  const WarpRendezvous& done = worker.shared.rendezvous[warp][index];
   if (op == WarpOp::ballot || op == WarpOp::any || op == WarpOp::all) {
-    const auto vote = static_cast<unsigned>(meeting.results[lane][0]);
+    const auto vote = static_cast<unsigned>(done.results[lane][0]);
     std::memcpy(result, &vote, sizeof vote);
   } else {
-    std::memcpy(result, meeting.results[lane], bytes);
+    std::memcpy(result, done.results[lane], bytes);
   }
 }
 
@@ -191,7 +210,7 @@ unsigned active_lanes() {
 std::string describe_stuck_warps(const Worker& worker, unsigned threads) {
   std::string out;
   for (unsigned warp = 0; warp < worker.shared.rendezvous.size(); ++warp) {
-    const WarpRendezvous& meeting = worker.shared.rendezvous[warp];
+   for (const WarpRendezvous& meeting : worker.shared.rendezvous[warp]) {
     if (meeting.arrived == 0) continue;
     const std::uint32_t missing = meeting.mask & ~meeting.arrived;
     std::uint32_t returned = 0, at_barrier = 0;
@@ -219,6 +238,7 @@ std::string describe_stuck_warps(const Worker& worker, unsigned threads) {
     }
     out += ". Every lane named in the mask must make the same call; on a GPU this hangs or is "
            "undefined. ";
+   }
   }
   return out;
 }

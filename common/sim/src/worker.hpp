@@ -195,7 +195,9 @@ struct SharedMemory {
   std::vector<WordHistory> dynamic_history;
   std::uint32_t interval = 1;
   std::vector<std::uint32_t> warp_syncs;
-  std::vector<WarpRendezvous> rendezvous;  // one per warp of the block
+  // The meetings in progress of each warp of the block: lanes may meet in disjoint
+  // groups (two half-warps, each with its own mask).
+  std::vector<std::vector<WarpRendezvous>> rendezvous;
 
   bool in_static(const void* pointer) const {
     return static_cast<std::size_t>(static_cast<const std::byte*>(pointer) - static_begin) <
