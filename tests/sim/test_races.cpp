@@ -47,6 +47,16 @@ __global__ void copy_read_by_another_thread(const float* in, float* out) {
   out[threadIdx.x] = smem_values[threadIdx.x ^ 1];
 }
 
+// The wait after the barrier instead of before: a copy lands at its thread's wait, after
+// the other threads have passed the barrier and may already read it.
+__global__ void wait_after_the_barrier(const float* in, float* out) {
+  __shared__ float smem_values[kThreads];
+  wb::cp_async(&smem_values[threadIdx.x], &in[threadIdx.x]);
+  __syncthreads();
+  wb::cp_async_wait_all();
+  out[threadIdx.x] = smem_values[threadIdx.x ^ 1];
+}
+
 // Lanes of one warp exchange through shared memory, ordered by __syncwarp.
 template <bool kSyncwarp>
 __global__ void reverse_in_warp(float* out) {
@@ -113,6 +123,22 @@ TEST_F(SimRaces, ReadOfAnotherThreadsCopyBeforeTheBarrierIsCaught) {
     } catch (const wb::Error& caught) {
       EXPECT_EQ(caught.kind(), wb::ErrorKind::shared_race);
     }
+  }
+}
+
+TEST_F(SimRaces, AWaitAfterTheBarrierIsNamedAsSuch) {
+  for (const Schedule& schedule : kSchedules) {
+    SCOPED_TRACE(wb::sim::to_string(schedule));
+    const ScopedSchedule scoped(schedule);
+    wb::DeviceBuffer<float> in(kThreads), out(kThreads);
+    in.poison();
+    const std::string error = kernel_error_of([&] {
+      wb::launch(wait_after_the_barrier, dim3(1), dim3(kThreads), 0, in.data(), out.data());
+    });
+    EXPECT_TRUE(contains(error, "cp.async, issued at tests/sim/test_races.cpp:[0-9]+, lands only "
+                                "when that thread waits for it, and its wait came after the last "
+                                "__syncthreads\\(\\)"))
+        << error;
   }
 }
 

@@ -93,7 +93,7 @@ inline void on_access(const void* address, std::size_t bytes, bool write, const 
         fail_without_unwinding(source_line_of(pc),
                                std::string(write ? "a store" : "a load") + " of " +
                                    std::to_string(bytes) + " bytes at " +
-                                   describe_shared_address(shared, address, bytes) +
+                                   describe_shared_address(shared, address, bytes, pc) +
                                    ": outside every __shared__ array. Is an index past the end "
                                    "of the tile?",
                                ErrorKind::shared_out_of_bounds);

@@ -60,11 +60,9 @@ void perform_copies(AsyncCopyQueue& queue, std::size_t up_to) {
     // The copy lands now: a write of its issuer in this barrier interval.
     if (ThreadState* thread = running_thread; thread != nullptr) {
       const std::string race = check_shared_race(
-          *thread, copy.destination, static_cast<std::size_t>(copy.copy_bytes), true, copy.pc);
-      if (!race.empty()) {
-        kernel_fail_at(source_line_of(copy.pc), "the cp.async issued here lands at its wait: " + race,
-                       ErrorKind::shared_race);
-      }
+          *thread, copy.destination, static_cast<std::size_t>(copy.copy_bytes), true, copy.pc,
+          copy.interval != thread->worker->shared.interval);
+      if (!race.empty()) kernel_fail_at(source_line_of(copy.pc), race, ErrorKind::shared_race);
     }
     std::memcpy(copy.destination, copy.source, static_cast<std::size_t>(copy.source_bytes));
     std::memset(copy.destination + copy.source_bytes, 0,
@@ -93,7 +91,9 @@ void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_
                                 " must lie between 0 and the copy size");
   }
   const auto copy_size = static_cast<std::size_t>(copy_bytes);
-  if (const std::string bad = explain_bad_destination(worker, shared_dst, copy_size); !bad.empty()) {
+  const void* pc = __builtin_return_address(0);  // in the kernel: names its line and arrays
+  if (const std::string bad = explain_bad_destination(worker, shared_dst, copy_size, pc);
+      !bad.empty()) {
     kernel_fail(file, line, what + bad, ErrorKind::destination_not_shared);
   }
   const auto dst_address = reinterpret_cast<std::uintptr_t>(shared_dst);
@@ -135,7 +135,6 @@ void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_
   }
 
   auto* destination = static_cast<std::byte*>(shared_dst);
-  const void* pc = __builtin_return_address(0);
   if (worker.shared.in_static(destination)) {
     touch_static_shared(worker.shared, destination, copy_size);  // explain_bad_destination said: shared
   }
@@ -149,7 +148,7 @@ void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_
   record_access(thread, dst_address, copy_size, AccessKind::cp_async_write, pc);
   poison::fill(destination, copy_size, poison::in_flight);
   queue.copies.push_back(PendingCopy{destination, static_cast<const std::byte*>(global_src),
-                                     copy_bytes, src_bytes, pc});
+                                     copy_bytes, src_bytes, pc, worker.shared.interval});
 
   LaunchStats& stats = worker.stats;
   (copy_bytes == 4 ? stats.cp_async_4 : copy_bytes == 8 ? stats.cp_async_8 : stats.cp_async_16)++;

@@ -50,14 +50,14 @@ void begin_interval(SharedMemory& shared) {
 }
 
 std::string check_shared_race(ThreadState& thread, const std::byte* address, std::size_t bytes,
-                              bool write, const void* pc) {
+                              bool write, const void* pc, bool landing) {
   std::string race;
-  check_shared_race(thread, address, bytes, write, pc, race);
+  check_shared_race(thread, address, bytes, write, pc, race, landing);
   return race;
 }
 
 bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_t bytes,
-                       bool write, const void* pc, std::string& race) {
+                       bool write, const void* pc, std::string& race, bool landing) {
   Worker& worker = *thread.worker;
   SharedMemory& shared = worker.shared;
   std::vector<WordHistory>* histories = nullptr;
@@ -108,10 +108,27 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
       const std::byte* word_address =
           (histories == &shared.static_history ? shared.static_begin : shared.dynamic_begin()) +
           4 * index;
+      const std::string what = describe_shared_address(shared, word_address, 4, pc);
+      const bool other_landed = other_did[0] == 'w' && word.write_landing;
+      if (landing || other_landed) {
+        // A copy landed (at its thread's wait) in the same barrier interval as another
+        // thread's access: usually a wait placed after the barrier instead of before.
+        const std::string copier = landing ? "this thread" : thread_name(worker, other);
+        const std::string toucher = landing ? thread_name(worker, other) : "this thread";
+        const std::string toucher_did =
+            landing ? std::string(other_did) + " " + what + " at " + line_of(other_pc)
+                    : std::string(write ? "writes " : "reads ") + what;
+        race = "a race on shared memory: " + copier + "'s cp.async, issued at " +
+               line_of(landing ? pc : other_pc) +
+               ", lands only when that thread waits for it, and its wait came after the last "
+               "__syncthreads(); " + toucher + " " + toucher_did +
+               " in the same stretch between barriers. Every thread must wait for its copies "
+               "before the __syncthreads() that lets the others read them.";
+        return false;
+      }
       race = std::string("a race on shared memory: this thread ") +
-             (write ? "writes " : "reads ") + describe_shared_address(shared, word_address, 4) +
-             ", which " + thread_name(worker, other) + " " + other_did + " at " +
-             line_of(other_pc) +
+             (write ? "writes " : "reads ") + what + ", which " + thread_name(worker, other) +
+             " " + other_did + " at " + line_of(other_pc) +
              " with no __syncthreads() between the two accesses. On a GPU both threads run at "
              "once, and the " +
              (write ? "other thread's access may come before or after this write"
@@ -123,6 +140,7 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
       const bool same_writer = word.write_interval == interval && word.writer == self;
       word.write_bytes = same_writer ? static_cast<std::uint8_t>(word.write_bytes | touched) : touched;
       word.write_interval = interval;
+      word.write_landing = landing;
       word.writer = self;
       word.writer_syncs = syncs;
       word.write_pc = pc;

@@ -1,12 +1,14 @@
 // Shared memory in the simulator: where the block's static and dynamic shared memory
 // lie, the poison every block starts with, and what to say of an address outside them.
 #include <cxxabi.h>
+#include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <iterator>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
@@ -66,6 +68,21 @@ struct TlsSymbol {
   std::size_t bytes;
   std::string name;  // short: "smem_tile"
   bool shared;       // a __shared__ variable of a kernel, not the simulator's own state
+  std::string full;  // "ch03::(anonymous namespace)::transpose_kernel(float const*)::smem_tile"
+};
+
+// A function of the executable: where its code lies, and its mangled name.
+struct FunctionSymbol {
+  std::uintptr_t begin;
+  std::size_t bytes;
+  std::size_t name_offset;  // in ProgramSymbols::names
+};
+
+struct ProgramSymbols {
+  std::vector<TlsSymbol> tls;
+  std::vector<FunctionSymbol> functions;  // sorted by address
+  std::string names;                      // the string table of the functions' names
+  bool position_independent = true;
 };
 
 // The simulator's thread-local variables, the CUDA built-ins, the libraries' and the
@@ -100,13 +117,17 @@ bool read_at(int file, void* out, std::size_t bytes, std::size_t offset) {
 // The executable's thread-local variables, from its symbol table (empty where it has
 // none: a stripped build; messages then give offsets only). __shared__ variables are
 // among them (static thread_local, see cuda_shim.hpp).
-std::vector<TlsSymbol> read_tls_symbols() {
-  std::vector<TlsSymbol> symbols;
+// The executable's thread-local variables and functions, from its symbol table (empty
+// where it has none: a stripped build; messages then give offsets only). __shared__
+// variables are among the thread-local ones (static thread_local, see cuda_shim.hpp).
+ProgramSymbols read_symbols() {
+  ProgramSymbols symbols;
   const int file = ::open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
   if (file < 0) return symbols;
   ElfW(Ehdr) header;
   std::vector<ElfW(Shdr)> sections;
   if (read_at(file, &header, sizeof header, 0) && header.e_shentsize == sizeof(ElfW(Shdr))) {
+    symbols.position_independent = header.e_type == ET_DYN;
     sections.resize(header.e_shnum);
     if (!read_at(file, sections.data(), sections.size() * sizeof(ElfW(Shdr)), header.e_shoff)) {
       sections.clear();
@@ -122,26 +143,56 @@ std::vector<TlsSymbol> read_tls_symbols() {
       continue;
     }
     for (const ElfW(Sym)& symbol : table) {
-      if (ELF64_ST_TYPE(symbol.st_info) != STT_TLS || symbol.st_name >= text.size()) continue;
+      if (symbol.st_name >= text.size()) continue;
+      if (ELF64_ST_TYPE(symbol.st_info) == STT_FUNC && symbol.st_size > 0) {
+        symbols.functions.push_back({symbol.st_value, symbol.st_size, symbol.st_name});
+        continue;
+      }
+      if (ELF64_ST_TYPE(symbol.st_info) != STT_TLS) continue;
       const std::string name = demangle(text.c_str() + symbol.st_name);
-      symbols.push_back({symbol.st_value, symbol.st_size, short_name(name), !is_simulator_state(name)});
+      symbols.tls.push_back(
+          {symbol.st_value, symbol.st_size, short_name(name), !is_simulator_state(name), name});
     }
+    symbols.names = std::move(text);
   }
   ::close(file);
-  std::sort(symbols.begin(), symbols.end(),
+  std::sort(symbols.tls.begin(), symbols.tls.end(),
             [](const TlsSymbol& a, const TlsSymbol& b) { return a.offset < b.offset; });
+  std::sort(symbols.functions.begin(), symbols.functions.end(),
+            [](const FunctionSymbol& a, const FunctionSymbol& b) { return a.begin < b.begin; });
   return symbols;
 }
 
-const std::vector<TlsSymbol>& tls_symbols() {
-  static const std::vector<TlsSymbol> symbols = read_tls_symbols();
+const ProgramSymbols& program_symbols() {
+  static const ProgramSymbols symbols = read_symbols();
   return symbols;
+}
+
+const std::vector<TlsSymbol>& tls_symbols() { return program_symbols().tls; }
+
+// The demangled name of the function of the executable whose code holds `pc`, or "".
+std::string function_of(const void* pc) {
+  const ProgramSymbols& symbols = program_symbols();
+  if (pc == nullptr || symbols.functions.empty()) return {};
+  auto address = reinterpret_cast<std::uintptr_t>(pc) - 1;  // inside the call
+  if (symbols.position_independent) {
+    Dl_info info{};
+    if (dladdr(pc, &info) == 0) return {};
+    address -= reinterpret_cast<std::uintptr_t>(info.dli_fbase);
+  }
+  auto after = std::upper_bound(
+      symbols.functions.begin(), symbols.functions.end(), address,
+      [](std::uintptr_t value, const FunctionSymbol& function) { return value < function.begin; });
+  if (after == symbols.functions.begin()) return {};
+  const FunctionSymbol& function = *std::prev(after);
+  if (address >= function.begin + function.bytes) return {};
+  return demangle(symbols.names.c_str() + function.name_offset);
 }
 
 }  // namespace
 
 std::string describe_shared_address(const SharedMemory& shared, const void* pointer,
-                                    std::size_t bytes) {
+                                    std::size_t bytes, const void* pc) {
   const auto* address = static_cast<const std::byte*>(pointer);
   if (shared.in_dynamic(address, 1)) {
     const auto offset = static_cast<std::size_t>(address - shared.dynamic_begin());
@@ -150,11 +201,8 @@ std::string describe_shared_address(const SharedMemory& shared, const void* poin
   }
   if (!shared.in_static(address)) return "an address outside shared memory";
   const auto offset = static_cast<std::size_t>(address - shared.tls_begin);
-  const TlsSymbol* before = nullptr;  // the last __shared__ variable that starts below
   for (const TlsSymbol& symbol : tls_symbols()) {
-    if (!symbol.shared) continue;
-    if (symbol.offset <= offset) before = &symbol;
-    if (offset < symbol.offset || offset >= symbol.offset + symbol.bytes) continue;
+    if (!symbol.shared || offset < symbol.offset || offset >= symbol.offset + symbol.bytes) continue;
     const std::size_t inside = offset - symbol.offset;
     if (bytes == 4 && inside % 4 == 0) {
       return symbol.name + "[" + std::to_string(inside / 4) + "] (in 4-byte elements)";
@@ -162,11 +210,28 @@ std::string describe_shared_address(const SharedMemory& shared, const void* poin
     return "bytes [" + std::to_string(inside) + ", " + std::to_string(inside + bytes) +
            ") of the __shared__ variable " + symbol.name;
   }
-  if (before != nullptr) {
-    return "bytes [" + std::to_string(offset - before->offset) + ", " +
-           std::to_string(offset - before->offset + bytes) + ") from the start of the __shared__ "
-           "variable " + before->name + ", which has " + std::to_string(before->bytes) +
-           " bytes: past its end";
+  // Outside every array. All kernels' arrays share the thread-local block, so the one to
+  // measure from is the running kernel's (its name is the prefix of its arrays' names);
+  // without it, the nearest array below.
+  const std::string function = function_of(pc);
+  const TlsSymbol* nearest = nullptr;
+  for (const TlsSymbol& symbol : tls_symbols()) {
+    if (!symbol.shared) continue;
+    const bool of_kernel = !function.empty() && symbol.full.rfind(function + "::", 0) == 0;
+    if (!function.empty() && !of_kernel) continue;
+    if (nearest == nullptr || (symbol.offset <= offset && symbol.offset > nearest->offset) ||
+        (nearest->offset > offset && symbol.offset < nearest->offset)) {
+      nearest = &symbol;
+    }
+  }
+  if (nearest == nullptr && !function.empty()) return describe_shared_address(shared, pointer, bytes);
+  if (nearest != nullptr) {
+    const auto from_start = static_cast<long long>(offset) - static_cast<long long>(nearest->offset);
+    return "bytes [" + std::to_string(from_start) + ", " +
+           std::to_string(from_start + static_cast<long long>(bytes)) +
+           ") from the start of the __shared__ array " + nearest->name + ", which has " +
+           std::to_string(nearest->bytes) + " bytes: " +
+           (from_start < 0 ? "before its start" : "past its end");
   }
   return "byte " + std::to_string(offset) + " of the static shared memory";
 }
@@ -284,7 +349,7 @@ std::string explain_dynamic_overrun(const SharedMemory& shared, const void* poin
 }
 
 std::string explain_bad_destination(const Worker& worker, const void* destination,
-                                    std::size_t bytes) {
+                                    std::size_t bytes, const void* pc) {
   const SharedMemory& shared = worker.shared;
   const auto* address = static_cast<const std::byte*>(destination);
   if (shared.in_dynamic(destination, bytes)) return {};
@@ -296,7 +361,7 @@ std::string explain_bad_destination(const Worker& worker, const void* destinatio
     }
     if (all_shared) return {};
     return "the destination " + hex(destination) + " is not the block's shared memory: it is " +
-           describe_shared_address(shared, destination, bytes) +
+           describe_shared_address(shared, destination, bytes, pc) +
            ". cp.async writes only into a __shared__ array or the dynamic shared memory: is "
            "the shared index outside the tile?";
   }

@@ -20,6 +20,7 @@ struct PendingCopy {
   int copy_bytes;
   int source_bytes;  // the rest of the destination is zero-filled
   const void* pc;    // where it was issued, for the race check
+  std::uint32_t interval;  // the barrier interval it was issued in
 };
 
 // One memory access of a thread, kept until its warp's lanes have all stopped (at a
@@ -140,6 +141,7 @@ struct WordHistory {
   std::uint16_t reader = 0;
   std::uint16_t other_reader = 0;  // a second reader, when there was one
   bool has_other_reader = false;
+  bool write_landing = false;  // the write was a cp.async landing at its thread's wait
   // Which of the word's 4 bytes each access touched (bit i: byte i): threads that
   // touch different bytes of one word (two 16-bit halves) do not race.
   std::uint8_t write_bytes = 0;
@@ -288,7 +290,7 @@ StaticWord touch_static_shared(SharedMemory& shared, const void* pointer, std::s
 // Why a cp.async destination is not the block's shared memory, in a learner's words;
 // empty if it is.
 std::string explain_bad_destination(const Worker& worker, const void* destination,
-                                    std::size_t bytes);
+                                    std::size_t bytes, const void* pc);
 // "the dynamic shared memory ..." for an address in its guard bands; empty otherwise.
 std::string explain_dynamic_overrun(const SharedMemory& shared, const void* pointer,
                                     std::size_t bytes);
@@ -296,20 +298,24 @@ std::string explain_dynamic_overrun(const SharedMemory& shared, const void* poin
 void check_dynamic_guards(const SharedMemory& shared);
 // "smem_tile[130]" or "bytes [16, 32) of the dynamic shared memory": a shared address
 // in a learner's words, the variable named from the program's symbols where it can be.
+// `pc`, the code address of the access, picks the running kernel's array to measure an
+// address outside every array from.
 std::string describe_shared_address(const SharedMemory& shared, const void* address,
-                                    std::size_t bytes);
+                                    std::size_t bytes, const void* pc = nullptr);
 
 // The race check (race_check.cpp). A new barrier interval: what threads did before it
 // is ordered with what they do after.
 void begin_interval(SharedMemory& shared);
 // Checks an access of `thread` to shared memory against the word histories and records
 // it; returns why it races with another thread's access, or "" if it does not.
+// `landing`: the write of a cp.async landing at its thread's wait, with a barrier
+// between its issue and its wait.
 std::string check_shared_race(ThreadState& thread, const std::byte* address, std::size_t bytes,
-                              bool write, const void* pc);
+                              bool write, const void* pc, bool landing = false);
 // The same without building a string on the way that finds no race (the hot path):
 // false, and `race` set, when the access races.
 bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_t bytes,
-                       bool write, const void* pc, std::string& race);
+                       bool write, const void* pc, std::string& race, bool landing = false);
 
 // Warp requests (requests.cpp): records one access of the running thread.
 inline void record_access(ThreadState& thread, std::uintptr_t address, std::size_t bytes,

@@ -11,6 +11,11 @@ wb_wrong_kernel(missing_barrier
   REPLACE "  wb::cp_async_wait_all();\n"
   EXPECT "step 1.*a race on shared memory: this thread (reads|writes) smem_tile\\[[0-9]+\\].*need a __syncthreads\\(\\) after everyone's wait")
 
+wb_wrong_kernel(wait_after_the_barrier
+  FIND "  wb::cp_async_wait_all();\n  __syncthreads();\n"
+  REPLACE "  __syncthreads();\n  wb::cp_async_wait_all();\n"
+  EXPECT "step 1.*cp.async, issued at [^ ]*copy.cu:[0-9]+, lands only when that thread waits for it, and its wait came after the last __syncthreads\\(\\)")
+
 wb_wrong_kernel(block_index_swapped
   FIND "  const int tile_row = blockIdx.x * kTileRows;\n  const int tile_col = blockIdx.y * kTileCols;\n"
   REPLACE "  const int tile_row = blockIdx.y * kTileRows;\n  const int tile_col = blockIdx.x * kTileCols;\n"
