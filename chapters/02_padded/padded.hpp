@@ -5,7 +5,7 @@
 
 namespace ch02 {
 
-// Step 1, the seed's shapes: a block copies one 128x16 tile with 256 threads arranged
+// Step 1, the starting shapes: a block copies one 128x16 tile with 256 threads arranged
 // 32x8, through a shared tile whose columns are 130 floats apart (two padding rows).
 inline constexpr int kTileRows = 128;
 inline constexpr int kTileCols = 16;

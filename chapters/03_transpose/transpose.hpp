@@ -4,7 +4,7 @@
 
 namespace ch03 {
 
-// The seed's shapes: a block transposes one 128x16 tile of the input with 256 threads,
+// The shapes: a block transposes one 128x16 tile of the input with 256 threads,
 // arranged 32x8 to copy the tile in and 16x16 to write it out.
 inline constexpr int kTileRows = 128;
 inline constexpr int kTileCols = 16;
