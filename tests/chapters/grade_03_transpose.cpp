@@ -47,6 +47,7 @@ std::map<wb::ErrorKind, std::string> causes(std::string out_of_bounds) {
        "wb::cp_async copies sizeof(float) = 4 bytes: both addresses must be multiples of 4."},
       {wb::ErrorKind::source_out_of_bounds, out_of_bounds},
       {wb::ErrorKind::global_out_of_bounds, out_of_bounds},
+      {wb::ErrorKind::shared_out_of_bounds, out_of_bounds},
       {wb::ErrorKind::shared_race, kBarrierCause},
       {wb::ErrorKind::warp_sync,
        "this chapter needs no __syncwarp or shuffle: the block's threads meet at "
