@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "copy.hpp"
+#include "wb/grading/bench.hpp"
 #include "wb/grading/random.hpp"
 #include "wb/wb.cuh"
 
@@ -20,11 +21,7 @@ bool copied_exactly(const wb::DeviceBuffer<float>& in, const wb::DeviceBuffer<fl
 int main() {
   const char* variant = WB_BENCH_VARIANT;  // "learner" or "solution"
 #if WB_BACKEND_CUDA
-  std::string reason;
-  if (!wb::gpu_available(&reason)) {
-    std::printf("%-9s speed needs a GPU: %s\n", variant, reason.c_str());
-    return 0;
-  }
+  if (!wb::grading::gpu_for_bench(variant)) return 0;
   const int rows = 1 << 14, cols = 1 << 14;  // 2^28 floats, 1 GiB
   const std::size_t count = std::size_t{rows} * cols;
   const double bytes_moved = 2.0 * count * sizeof(float);  // read + write

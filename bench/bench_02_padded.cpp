@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "padded.hpp"
+#include "wb/grading/bench.hpp"
 #include "wb/grading/random.hpp"
 #include "wb/wb.cuh"
 #if WB_BACKEND_SIM
@@ -32,11 +33,7 @@ int main() {
   const char* variant = WB_BENCH_VARIANT;  // "learner" or "solution"
   const int stride = ch02::column_sums_stride();
 #if WB_BACKEND_CUDA
-  std::string reason;
-  if (!wb::gpu_available(&reason)) {
-    std::printf("%-9s speed needs a GPU: %s\n", variant, reason.c_str());
-    return 0;
-  }
+  if (!wb::grading::gpu_for_bench(variant)) return 0;
   const int rows = 1 << 13, cols = 1 << 15;  // 2^28 floats, 1 GiB, 1024 strips of 32 columns
   const std::size_t count = std::size_t{rows} * cols;
   const double bytes_read = 1.0 * count * sizeof(float);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "transpose.hpp"
+#include "wb/grading/bench.hpp"
 #include "wb/grading/random.hpp"
 #include "wb/wb.cuh"
 #if WB_BACKEND_SIM
@@ -31,11 +32,7 @@ bool transposed_exactly(const std::vector<float>& in, const std::vector<float>& 
 int main() {
   const char* variant = WB_BENCH_VARIANT;  // "learner" or "solution"
 #if WB_BACKEND_CUDA
-  std::string reason;
-  if (!wb::gpu_available(&reason)) {
-    std::printf("%-9s speed needs a GPU: %s\n", variant, reason.c_str());
-    return 0;
-  }
+  if (!wb::grading::gpu_for_bench(variant)) return 0;
   const int rows = 16384, cols = 8192;  // 2^27 floats, 512 MiB
   const std::size_t count = std::size_t{rows} * cols;
   const double bytes_moved = 2.0 * count * sizeof(float);  // read + write
