@@ -1,0 +1,1 @@
+# Known-wrong versions of chapter 4's solution (filled below).
