@@ -164,12 +164,17 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
         std::all_of(c.begin(), c.end(), [](float value) { return poison::matches(value, poison::Kind::unwritten); })) {
       options.known_cause = "the kernel wrote no element of C at all (is the TODO still empty?).";
     }
+    if (options.known_cause.empty() && std::all_of(c.begin(), c.end(), [](float value) { return value == 0.0f; })) {
+      options.known_cause =
+          "every element of C is 0: nothing was added into acc (is the TODO still empty, or are "
+          "the tiles loaded as zeros, with valid_m, valid_n or valid_k at 0?).";
+    }
     if (options.known_cause.empty()) options.known_cause = recognised_cause(check, a, b, c, reference);
     const ::testing::AssertionResult same =
         matches_reference(c, reference, {m, n, check.tile_m, check.tile_n}, options);
     ADD_FAILURE() << where << "relative error of C " << error_text(error)
                   << " in the Frobenius norm, against a double-precision product; it must stay under "
-                  << kGemmTolerance << ".\n"
+                  << error_text(kGemmTolerance) << ".\n"
                   << (same ? std::string() : std::string(same.message()) + "\n") << note << step.hint_line();
     return;
   }
