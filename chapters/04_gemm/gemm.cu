@@ -106,24 +106,13 @@ __device__ void store_strided(float* gmem_c_tile, int ldc, int valid_m, int vali
   }
 }
 
-//! [micro tile]
-// Step 4: the thread at (r, c) owns 2x2 blocks of 4x4 elements: rows 4r + 64(i / 4) +
-// i % 4 and columns 4c + 64(j / 4) + j % 4 of the block's tile of C. Each block of 4
-// rows is one float4 of a column of the shared tile.
-__device__ constexpr int micro_row(wb::Coord thread_coord, int i) {
-  return (i / kVector) * kVector * kThreadRows + thread_coord.row * kVector + i % kVector;
-}
-__device__ constexpr int micro_col(wb::Coord thread_coord, int j) {
-  return (j / kVector) * kVector * kThreadCols + thread_coord.col * kVector + j % kVector;
-}
-//! [micro tile]
 
 __device__ void store_micro_tile(float* gmem_c_tile, int ldc, int valid_m, int valid_n, wb::Coord thread_coord,
                                  const float (&acc)[kMicroM][kMicroN]) {
   for (int i = 0; i < kMicroM; ++i) {
     for (int j = 0; j < kMicroN; ++j) {
-      const int row = micro_row(thread_coord, i);
-      const int col = micro_col(thread_coord, j);
+      const int row = micro_row(thread_coord.row, i);
+      const int col = micro_col(thread_coord.col, j);
       if (row < valid_m && col < valid_n) gmem_c_tile[row + col * ldc] = acc[i][j];
     }
   }
@@ -244,7 +233,7 @@ __global__ void __launch_bounds__(kThreads) gemm_register_blocked_kernel(const f
   const float* gmem_b_rows = gmem_b + tile_n;      // (128,k):(1,n)
   float* gmem_c_tile = gmem_c + tile_m + tile_n * m;  // (128,128):(1,m)
   const wb::Coord thread_coord = compute_thread_layout.coord(threadIdx.x);  // in (16,16)
-  float acc[kMicroM][kMicroN] = {};  // C(micro_row(i), micro_col(j)): 64 registers
+  float acc[kMicroM][kMicroN] = {};  // C(micro_row(r, i), micro_col(c, j)) of this tile: 64 registers
   const int k_tiles = (k + kTileK - 1) / kTileK;
 
   auto load_stage = [&](int k_tile, int stage) {
@@ -260,7 +249,7 @@ __global__ void __launch_bounds__(kThreads) gemm_register_blocked_kernel(const f
 
   for (int k_tile = 0; k_tile < k_tiles; ++k_tile) {
     // TODO(step 4): step 3's pipeline, but for each kk read this thread's 8 values of A (rows
-    // micro_row(thread_coord, i)) and 8 of B (rows micro_col(thread_coord, j)) of column kk as float4
+    // micro_row(thread_coord.row, i)) and 8 of B (rows micro_col(thread_coord.col, j)) of column kk as float4
     // from the stage into registers, then do its 64 FMAs on them (about 24 lines)
   }
   wb::cp_async_wait<0>();

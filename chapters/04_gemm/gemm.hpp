@@ -2,6 +2,8 @@
 // the grader calls. Read it, but keep it as it is: the grader is compiled against it.
 #pragma once
 
+#include "wb/layout.hpp"  // WB_HOST_DEVICE
+
 namespace ch04 {
 
 // The shapes. A block computes one 128x128 tile of C, walking K 8 at a time: the tile
@@ -20,6 +22,18 @@ inline constexpr int kMicroN = kTileN / kThreadCols;  // 8 columns of C per thre
 inline constexpr int kStages = 3;
 // Step 4: a thread reads its fragments of A and B as float4, 4 consecutive rows at once.
 inline constexpr int kVector = 4;
+
+//! [micro tile]
+// Step 4's micro-tile: the thread at (r, c) of the 16x16 thread layout owns 2x2 blocks of
+// 4x4 elements of the block's tile of C: rows micro_row(r, i), columns micro_col(c, j),
+// i and j from 0 to 7. Each block's 4 rows are one float4 of a column of a shared tile.
+WB_HOST_DEVICE constexpr int micro_row(int thread_row, int i) {
+  return (i / kVector) * kVector * kThreadRows + thread_row * kVector + i % kVector;
+}
+WB_HOST_DEVICE constexpr int micro_col(int thread_col, int j) {
+  return (j / kVector) * kVector * kThreadCols + thread_col * kVector + j % kVector;
+}
+//! [micro tile]
 
 // Each function computes C = A * B^T for column-major float arrays on the device:
 // A is m x k, B is n x k, C is m x n: C(i, j) = sum over p of A(i, p) * B(j, p).

@@ -106,24 +106,13 @@ __device__ void store_strided(float* gmem_c_tile, int ldc, int valid_m, int vali
   }
 }
 
-//! [micro tile]
-// Step 4: the thread at (r, c) owns 2x2 blocks of 4x4 elements: rows 4r + 64(i / 4) +
-// i % 4 and columns 4c + 64(j / 4) + j % 4 of the block's tile of C. Each block of 4
-// rows is one float4 of a column of the shared tile.
-__device__ constexpr int micro_row(wb::Coord thread_coord, int i) {
-  return (i / kVector) * kVector * kThreadRows + thread_coord.row * kVector + i % kVector;
-}
-__device__ constexpr int micro_col(wb::Coord thread_coord, int j) {
-  return (j / kVector) * kVector * kThreadCols + thread_coord.col * kVector + j % kVector;
-}
-//! [micro tile]
 
 __device__ void store_micro_tile(float* gmem_c_tile, int ldc, int valid_m, int valid_n, wb::Coord thread_coord,
                                  const float (&acc)[kMicroM][kMicroN]) {
   for (int i = 0; i < kMicroM; ++i) {
     for (int j = 0; j < kMicroN; ++j) {
-      const int row = micro_row(thread_coord, i);
-      const int col = micro_col(thread_coord, j);
+      const int row = micro_row(thread_coord.row, i);
+      const int col = micro_col(thread_coord.col, j);
       if (row < valid_m && col < valid_n) gmem_c_tile[row + col * ldc] = acc[i][j];
     }
   }
@@ -282,7 +271,7 @@ __global__ void __launch_bounds__(kThreads) gemm_register_blocked_kernel(const f
   const float* gmem_b_rows = gmem_b + tile_n;      // (128,k):(1,n)
   float* gmem_c_tile = gmem_c + tile_m + tile_n * m;  // (128,128):(1,m)
   const wb::Coord thread_coord = compute_thread_layout.coord(threadIdx.x);  // in (16,16)
-  float acc[kMicroM][kMicroN] = {};  // C(micro_row(i), micro_col(j)): 64 registers
+  float acc[kMicroM][kMicroN] = {};  // C(micro_row(r, i), micro_col(c, j)) of this tile: 64 registers
   const int k_tiles = (k + kTileK - 1) / kTileK;
 
   auto load_stage = [&](int k_tile, int stage) {
@@ -304,14 +293,14 @@ __global__ void __launch_bounds__(kThreads) gemm_register_blocked_kernel(const f
     const float* smem_a_stage = smem_a[k_tile % kStages];  // (128,8)
     const float* smem_b_stage = smem_b[k_tile % kStages];  // (128,8)
     for (int kk = 0; kk < kTileK; ++kk) {
-      float a_frag[kMicroM];  // A(micro_row(i), kk): 2 float4 of column kk
-      float b_frag[kMicroN];  // B(micro_col(j), kk)
+      float a_frag[kMicroM];  // A(micro_row(r, i), kk): 2 float4 of column kk
+      float b_frag[kMicroN];  // B(micro_col(c, j), kk)
       for (int v = 0; v < kMicroM; v += kVector) {
-        const float4 a4 = *reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord, v), kk)]);
+        const float4 a4 = *reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)]);
         a_frag[v] = a4.x, a_frag[v + 1] = a4.y, a_frag[v + 2] = a4.z, a_frag[v + 3] = a4.w;
       }
       for (int v = 0; v < kMicroN; v += kVector) {
-        const float4 b4 = *reinterpret_cast<const float4*>(&smem_b_stage[smem_b4_layout(micro_col(thread_coord, v), kk)]);
+        const float4 b4 = *reinterpret_cast<const float4*>(&smem_b_stage[smem_b4_layout(micro_col(thread_coord.col, v), kk)]);
         b_frag[v] = b4.x, b_frag[v + 1] = b4.y, b_frag[v + 2] = b4.z, b_frag[v + 3] = b4.w;
       }
       for (int i = 0; i < kMicroM; ++i) {

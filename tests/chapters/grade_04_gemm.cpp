@@ -98,8 +98,8 @@ const Step kStep3{4, 3, "a multi-stage pipeline", kFile,
 
 const Step kStep4{4, 4, "register blocking", kFile,
                   "step 3's loop, with the inner product done on registers: for each kk, "
-                  "a_frag from two float4 of column kk at rows micro_row(thread_coord, 0) and "
-                  "micro_row(thread_coord, 4), b_frag likewise with micro_col, then "
+                  "a_frag from two float4 of column kk at rows micro_row(thread_coord.row, 0) and "
+                  "micro_row(thread_coord.row, 4), b_frag likewise with micro_col, then "
                   "acc[i][j] += a_frag[i] * b_frag[j]",
                   causes("a stage was written by one thread's cp.async and touched by another "
                          "thread with no barrier between: keep step 3's two barriers (after "
@@ -217,7 +217,7 @@ double shared_loads_per_fma(const wb::sim::LaunchStats& stats, const GemmShape& 
   return wb::grading::transactions_per_request_at_most(
       stats, wb::sim::AccessKind::shared_load, counts.ideal_per_request() * 1.05,
       "the fragment reads conflict: a quarter-warp's 8 float4 should be 8 consecutive float4 "
-      "of one column of the tile (rows micro_row(thread_coord, v), the tile unpadded).");
+      "of one column of the tile (rows micro_row(thread_coord.row, v), the tile unpadded).");
 }
 #endif
 
