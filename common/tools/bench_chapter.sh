@@ -5,7 +5,7 @@
 set -u
 title=$1 cuda_benches=$2 sim_benches=$3
 if [ -n "$cuda_benches" ] && command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
-  echo "$title: bandwidth on the GPU ($(date +%F)); learner first, then the reference solution"
+  echo "$title: speed on the GPU ($(date +%F)); learner first, then the reference solution"
   status=0
   for bench in $cuda_benches; do "$bench" || status=1; done
   exit $status

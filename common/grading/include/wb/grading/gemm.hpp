@@ -1,0 +1,66 @@
+// Grading a GEMM kernel, C = A * B^T with A (m,k), B (n,k), C (m,n), all column-major
+// floats: one run on fresh random A and B, C poisoned with guard bands around it, then
+// (1) nothing written outside C, (2) the relative error of the whole of C, in the
+// Frobenius norm, against a double-precision product on the CPU, under a tolerance
+// (never exact equality: float sums depend on the order of the additions and on FMA
+// contraction), with the wrong elements located by tile and a likely cause (the last
+// partial k-tile dropped, A and B exchanged, elements never written, poison read), and
+// (3) in the simulator, the step's technique.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "wb/grading/step.hpp"
+#include "wb/wb.cuh"
+
+namespace wb::grading {
+
+// ||C - C_ref|| / ||C_ref|| in the Frobenius norm must stay below this. With inputs
+// uniform in [-1, 1) and k up to a few thousand, a float GEMM in any summation order
+// stays near 1e-7; a single element wrong by its own size at 2048x2048 is 5e-4.
+inline constexpr double kGemmTolerance = 1e-5;
+
+struct GemmShape {
+  int m;
+  int n;
+  int k;
+};
+
+struct GemmCheck {
+  Step step;
+  GemmShape shape;
+  int tile_m;  // the block's tile of C, and its step along K, to locate mismatches
+  int tile_n;
+  int tile_k;
+  // Launches the learner's kernel on device pointers.
+  std::function<void(const float* gmem_a, const float* gmem_b, float* gmem_c)> run;
+  // Whether the step loads through cp.async (if it issued none, the report says so).
+  bool uses_cp_async = true;
+#if WB_BACKEND_SIM
+  std::function<::testing::AssertionResult(const sim::LaunchStats&)> technique;
+  std::function<void(const sim::LaunchStats&)> on_success;
+#endif
+};
+
+// One run under the schedule named by `configuration`.
+void check_gemm(const GemmCheck& check, const std::string& configuration);
+
+// check_gemm for each shape, under each schedule, stopping at the first failure.
+void check_gemm_shapes(const std::vector<GemmShape>& shapes,
+                       const std::function<GemmCheck(const GemmShape&)>& make);
+
+// C(i, j) = sum over p < k_limit of A(i, p) * B(j, p) in double (k_limit < 0: all of k).
+std::vector<double> gemm_abt_reference(const std::vector<float>& a, const std::vector<float>& b,
+                                       int m, int n, int k, int k_limit = -1);
+
+// ||actual - expected|| / ||expected||, Frobenius; infinity if any element is not finite.
+double relative_error(const std::vector<float>& actual, const std::vector<double>& expected);
+
+// "C 256x256 = A 256x64 * B^T (B 256x64)"
+std::string gemm_shape_text(const GemmShape& shape);
+
+}  // namespace wb::grading

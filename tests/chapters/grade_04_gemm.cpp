@@ -1,0 +1,300 @@
+// The grader of chapter 4, async GEMM: a test per step, each at several shapes, under the
+// forward and the reverse schedule in the simulator and once on the GPU.
+//
+// Each run: fresh random A and B, C poisoned with guard bands around it, then (1) nothing
+// written outside C, (2) C within a relative error of 1e-5, in the Frobenius norm, of a
+// double-precision product (wb/grading/gemm.hpp; never exact equality), and (3) in the
+// simulator, the technique: steps 2 to 4 load every element of every tile through
+// cp.async, exactly once; step 3 keeps a tile in flight behind the one it waits for;
+// step 4 reads shared memory conflict-free and few times per FMA.
+//
+// Sizes: the simulator runs every thread of a 128x128 tile on the CPU, about 6 ms per
+// block and k-tile for steps 1 to 3, so its shapes are small (the whole chapter grades in
+// seconds on 2 cores); the seed's 2048x2048x256 runs on the GPU backend only.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gemm.hpp"
+#include "wb/grading/backend_test.hpp"
+#include "wb/grading/gemm.hpp"
+#include "wb/grading/step.hpp"
+#include "wb/grading/technique.hpp"
+
+namespace {
+
+using wb::grading::GemmShape;
+using wb::grading::Step;
+
+const char* const kFile = "chapters/04_gemm/gemm.cu";
+
+// One whole-tile shape first (where the messages are simplest), then shapes that are no
+// multiple of the tile, K no multiple of 8 among them. The GPU adds the seed's size.
+std::vector<GemmShape> shapes() {
+  std::vector<GemmShape> list;
+#if !WB_BACKEND_SIM
+  list.push_back({2048, 2048, 256});
+#endif
+  for (const GemmShape& shape : std::vector<GemmShape>{
+           {256, 256, 64}, {200, 136, 52}, {130, 257, 12}, {1, 1, 1}, {129, 1, 77}}) {
+    list.push_back(shape);
+  }
+  return list;
+}
+
+std::map<wb::ErrorKind, std::string> causes(const std::string& race) {
+  return {
+      {wb::ErrorKind::destination_not_shared,
+       "the shared address of a cp.async lies outside the tile: is a stage index or the shared "
+       "layout wrong?"},
+      {wb::ErrorKind::source_out_of_bounds,
+       "a cp.async read past the end of A or B: the last tiles are partial; a copy outside the "
+       "array must read 0 bytes (load_tile_async does that when given valid_rows and valid_k)."},
+      {wb::ErrorKind::global_out_of_bounds,
+       "an access past the end of A, B or C: are the rows of A bounded by m, those of B by n "
+       "(is A's tile loaded with B's sizes?), and the k-tiles by k?"},
+      {wb::ErrorKind::too_many_copies,
+       "copies issued without end: is a wait missing from the loop, or the loop not advancing?"},
+      {wb::ErrorKind::shared_race, race},
+      {wb::ErrorKind::barrier,
+       "threads wait at different __syncthreads(): keep every barrier outside any condition "
+       "that differs between the threads of a block."},
+  };
+}
+
+const Step kStep1{4, 1, "the shared-memory tiled GEMM", kFile,
+                  "for each k-tile: load_tile_sync of A (rows valid_m) and of B (rows valid_n) "
+                  "at column k0, __syncthreads(), acc[i][j] += A(r + 16i, kk) * B(c + 16j, kk) "
+                  "for kk from 0 to 7, then __syncthreads() before the next k-tile",
+                  causes("a thread read a word of the tile that another thread wrote with no "
+                         "__syncthreads() between: one barrier after the loads (the tile "
+                         "complete before anyone reads it), one after the reads (everyone done "
+                         "before the next k-tile overwrites it).")};
+
+const Step kStep2{4, 2, "load the tiles with cp.async", kFile,
+                  "load_tile_async for A and B, wb::cp_async_commit(), wb::cp_async_wait<0>(), "
+                  "__syncthreads(), the products as in step 1, and __syncthreads() again",
+                  causes("a thread read a word of the tile that another thread's cp.async wrote "
+                         "(or wrote one that another thread still read) with no barrier between. "
+                         "The wait makes a thread's own copies visible to itself only: the reads "
+                         "need a __syncthreads() after everyone's wait (the seed's race), and the "
+                         "next tile's copies need one after everyone's reads.")};
+
+const Step kStep3{4, 3, "a multi-stage pipeline", kFile,
+                  "wb::cp_async_wait<kStages - 2>(), then load_stage(k_tile + kStages - 1, "
+                  "(k_tile + kStages - 1) % kStages), __syncthreads(), the products from stage "
+                  "k_tile % kStages, and __syncthreads() at the end of the iteration",
+                  causes("a stage was written by one thread's cp.async and touched by another "
+                         "thread with no barrier between. Either tile k_tile is read before "
+                         "the __syncthreads() that follows everyone's wait, or a stage is "
+                         "refilled while others still read it: the barrier at the end of the "
+                         "loop keeps the next iteration's copies out of the stage just read. "
+                         "Check the stage indices too: the reads use k_tile % kStages, the "
+                         "loads (k_tile + kStages - 1) % kStages.")};
+
+const Step kStep4{4, 4, "register blocking", kFile,
+                  "step 3's loop, with the inner product done on registers: for each kk, "
+                  "a_frag from two float4 of column kk at rows micro_row(thread_coord.row, 0) and "
+                  "micro_row(thread_coord.row, 4), b_frag likewise with micro_col, then "
+                  "acc[i][j] += a_frag[i] * b_frag[j]",
+                  causes("a stage was written by one thread's cp.async and touched by another "
+                         "thread with no barrier between: keep step 3's two barriers (after "
+                         "the wait, and at the end of the loop).")};
+
+[[maybe_unused]] int k_tiles_of(const GemmShape& shape) { return (shape.k + ch04::kTileK - 1) / ch04::kTileK; }
+
+wb::grading::GemmCheck gemm_check(const Step& step,
+                                  void (*gemm)(const float*, const float*, float*, int, int, int),
+                                  const GemmShape& shape) {
+  wb::grading::GemmCheck check;
+  check.step = step;
+  check.shape = shape;
+  check.tile_m = ch04::kTileM;
+  check.tile_n = ch04::kTileN;
+  check.tile_k = ch04::kTileK;
+  check.run = [gemm, shape](const float* a, const float* b, float* c) {
+    gemm(a, b, c, shape.m, shape.n, shape.k);
+  };
+  return check;
+}
+
+#if WB_BACKEND_SIM
+std::string figure(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
+
+// Every element of every tile reached shared memory through cp.async, once, and was
+// waited for; nothing was stored into shared memory otherwise.
+::testing::AssertionResult tiles_through_cp_async(const wb::sim::LaunchStats& stats, const GemmShape& shape) {
+  const std::uint64_t expected = stats.blocks * static_cast<std::uint64_t>(k_tiles_of(shape)) *
+                                 (ch04::kTileM + ch04::kTileN) * ch04::kTileK;
+  const auto& stores = stats.of(wb::sim::AccessKind::shared_store);
+  if (stores.requests > 0) {
+    return ::testing::AssertionFailure()
+           << "shared memory was written with " << stores.requests
+           << " plain store requests: every tile load of this step goes through cp.async "
+              "(load_tile_async), and nothing else writes the tiles.";
+  }
+  if (stats.cp_async_ops() != expected) {
+    return ::testing::AssertionFailure()
+           << stats.cp_async_ops() << " cp.async copies for " << expected << " tile elements ("
+           << stats.blocks << " blocks x " << k_tiles_of(shape) << " k-tiles x (" << ch04::kTileM
+           << " + " << ch04::kTileN << ") x " << ch04::kTileK << "): every element of the A and B "
+           << "tiles of every k-tile is copied exactly once, the last partial k-tile included"
+           << (stats.cp_async_ops() > expected ? " (is a tile loaded twice?)." : " (is a tile skipped?).");
+  }
+  if (stats.copies_never_waited > 0) {
+    return ::testing::AssertionFailure() << stats.copies_never_waited
+                                         << " copies were never waited for: wait for every copy before "
+                                            "the kernel ends.";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// Tiles in flight at a wait, on average: the copies a wait found not yet landed, over the
+// copies of one tile of one thread. A wait that lets one group stay in flight finds two
+// tiles (the one it waits for and the next), except at the end; one that waits for all
+// finds one, as nothing was left in flight by the wait before.
+double tiles_in_flight_at_waits(const wb::sim::LaunchStats& stats, const GemmShape& shape) {
+  if (stats.waits == 0 || stats.threads == 0) return 0.0;
+  const double copies_per_tile =
+      static_cast<double>(stats.cp_async_ops()) / static_cast<double>(stats.threads * k_tiles_of(shape));
+  const double per_wait =
+      static_cast<double>(stats.copies_in_flight_at_waits) / static_cast<double>(stats.waits);
+  return per_wait / copies_per_tile;
+}
+
+// Judged where the loop is long enough for the ends not to dominate: over 8 k-tiles and
+// the wait after the loop, a 3-stage pipeline averages 1.67 tiles, a pipeline serialised
+// by wait<0> 1.0.
+constexpr int kOverlapMinKTiles = 8;
+constexpr double kOverlapMinTiles = 1.5;
+
+::testing::AssertionResult loads_overlap(const wb::sim::LaunchStats& stats, const GemmShape& shape) {
+  if (k_tiles_of(shape) < kOverlapMinKTiles) return ::testing::AssertionSuccess();
+  const double tiles = tiles_in_flight_at_waits(stats, shape);
+  if (tiles >= kOverlapMinTiles) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << "the waits found " << figure(tiles) << " tiles in flight on average ("
+         << stats.copies_in_flight_at_waits << " copies over " << stats.waits
+         << " waits); a pipeline of " << ch04::kStages << " stages keeps the next tile in flight while "
+         << "one is computed, so each wait should find about 2 (at least " << kOverlapMinTiles
+         << " over " << k_tiles_of(shape) << " k-tiles). A wait<0> lands every copy, the next tile's "
+         << "too, and serialises the pipeline: wait with wb::cp_async_wait<kStages - 2>().";
+}
+
+// Shared-load requests of a warp for each 32 elements of C and each k: 2 when every FMA
+// reads its A and B from shared memory (steps 1 to 3), 16 / 64 = 0.25 for an 8x8
+// micro-tile read one float at a time, 4 / 64 = 0.0625 read as float4. An SM issues 4
+// warp instructions per clock, and its shared memory serves one 128-byte wavefront per
+// clock: at more than one shared load for 4 FMAs, the loads rather than the FMAs bound
+// the speed. So the limit is 0.25.
+constexpr double kMaxLoadsPerFma = 0.25;
+
+double shared_loads_per_fma(const wb::sim::LaunchStats& stats, const GemmShape& shape) {
+  const double warp_fmas = static_cast<double>(stats.blocks) * ch04::kTileM * ch04::kTileN *
+                           k_tiles_of(shape) * ch04::kTileK / 32.0;
+  return static_cast<double>(stats.of(wb::sim::AccessKind::shared_load).requests) / warp_fmas;
+}
+
+::testing::AssertionResult register_blocked(const wb::sim::LaunchStats& stats, const GemmShape& shape) {
+  const double loads = shared_loads_per_fma(stats, shape);
+  if (loads > kMaxLoadsPerFma) {
+    return ::testing::AssertionFailure()
+           << "the warps made " << figure(loads)
+           << " shared-load requests for each 32 elements of C and each k (a warp's FMA); at most "
+           << kMaxLoadsPerFma << " (one load for 4 FMAs) keeps shared memory from bounding the speed. "
+           << "Read each thread's 8 values of A and 8 of B once per kk into registers (as float4: "
+              "0.0625), not once per FMA (2).";
+  }
+  const auto& counts = stats.of(wb::sim::AccessKind::shared_load);
+  return wb::grading::transactions_per_request_at_most(
+      stats, wb::sim::AccessKind::shared_load, counts.ideal_per_request() * 1.05,
+      "the fragment reads conflict: a quarter-warp's 8 float4 should be 8 consecutive float4 "
+      "of one column of the tile (rows micro_row(thread_coord.row, v), the tile unpadded).");
+}
+#endif
+
+using Chapter4Gemm = wb::grading::KernelTest;
+
+TEST_F(Chapter4Gemm, Step1TheSharedMemoryTiledGemm) {
+  [[maybe_unused]] bool reported = false;
+  wb::grading::check_gemm_shapes(shapes(), [&](const GemmShape& shape) {
+    auto check = gemm_check(kStep1, ch04::gemm_shared, shape);
+    check.uses_cp_async = false;
+#if WB_BACKEND_SIM
+    check.on_success = [&reported, shape](const wb::sim::LaunchStats& stats) {
+      if (reported) return;
+      reported = true;
+      std::printf("Chapter 4, step 1, %s: %s shared-load requests per warp FMA (step 4 brings it "
+                  "under %s)\n",
+                  wb::grading::gemm_shape_text(shape).c_str(), figure(shared_loads_per_fma(stats, shape)).c_str(),
+                  figure(kMaxLoadsPerFma).c_str());
+    };
+#endif
+    return check;
+  });
+}
+
+TEST_F(Chapter4Gemm, Step2LoadTheTilesWithCpAsync) {
+  wb::grading::check_gemm_shapes(shapes(), [](const GemmShape& shape) {
+    auto check = gemm_check(kStep2, ch04::gemm_async, shape);
+#if WB_BACKEND_SIM
+    check.technique = [shape](const wb::sim::LaunchStats& stats) { return tiles_through_cp_async(stats, shape); };
+#endif
+    return check;
+  });
+}
+
+TEST_F(Chapter4Gemm, Step3AMultiStagePipeline) {
+  [[maybe_unused]] bool reported = false;
+  wb::grading::check_gemm_shapes(shapes(), [&](const GemmShape& shape) {
+    auto check = gemm_check(kStep3, ch04::gemm_pipelined, shape);
+#if WB_BACKEND_SIM
+    check.technique = [shape](const wb::sim::LaunchStats& stats) {
+      ::testing::AssertionResult technique = tiles_through_cp_async(stats, shape);
+      if (technique) technique = loads_overlap(stats, shape);
+      return technique;
+    };
+    check.on_success = [&reported, shape](const wb::sim::LaunchStats& stats) {
+      if (reported || k_tiles_of(shape) < kOverlapMinKTiles) return;
+      reported = true;
+      std::printf("Chapter 4, step 3, %s: %s tiles in flight at a wait on average\n",
+                  wb::grading::gemm_shape_text(shape).c_str(),
+                  figure(tiles_in_flight_at_waits(stats, shape)).c_str());
+    };
+#endif
+    return check;
+  });
+}
+
+TEST_F(Chapter4Gemm, Step4RegisterBlocking) {
+  [[maybe_unused]] bool reported = false;
+  wb::grading::check_gemm_shapes(shapes(), [&](const GemmShape& shape) {
+    auto check = gemm_check(kStep4, ch04::gemm_register_blocked, shape);
+#if WB_BACKEND_SIM
+    check.technique = [shape](const wb::sim::LaunchStats& stats) {
+      ::testing::AssertionResult technique = tiles_through_cp_async(stats, shape);
+      if (technique) technique = loads_overlap(stats, shape);
+      if (technique) technique = register_blocked(stats, shape);
+      return technique;
+    };
+    check.on_success = [&reported, shape](const wb::sim::LaunchStats& stats) {
+      if (reported) return;
+      reported = true;
+      std::printf("Chapter 4, step 4, %s: %s shared-load requests per warp FMA; %s\n",
+                  wb::grading::gemm_shape_text(shape).c_str(), figure(shared_loads_per_fma(stats, shape)).c_str(),
+                  wb::grading::describe_requests(stats, wb::sim::AccessKind::shared_load).c_str());
+    };
+#endif
+    return check;
+  });
+}
+
+}  // namespace

@@ -1,0 +1,50 @@
+# Known-wrong versions of chapter 4's solution, each one mistake a learner makes, with
+# the diagnosis the grader must give. Each is the solution with FIND replaced by REPLACE
+# (every occurrence).
+
+# The seed's race: no barrier between the wait and the reads of the tile. A thread's
+# wait makes its own copies visible to itself only; the simulator's race check names
+# the cp.async of one thread and the read of another, under every schedule.
+wb_wrong_kernel(no_barrier_between_wait_and_reads
+  FIND "    wb::cp_async_wait<0>();  // this thread's copies have landed: visible to this thread only\n    __syncthreads();         // every thread has waited: the whole tiles are visible to all\n"
+  REPLACE "    wb::cp_async_wait<0>();  // this thread's copies have landed: visible to this thread only\n"
+  EXPECT "step 2.*another thread's cp.async.*a __syncthreads\\(\\) after everyone's wait \\(the seed's race\\)")
+
+# No wait at all: the reads find the copies of the thread itself still in flight.
+wb_wrong_kernel(no_wait
+  FIND "    wb::cp_async_wait<0>();  // this thread's copies have landed: visible to this thread only\n"
+  REPLACE ""
+  EXPECT "step 2.*before their cp.async had landed")
+
+# wait<0> where the pipeline asks for wait<kStages - 2>: every copy lands at each wait,
+# the next tile's too, and nothing is left in flight while a tile is computed.
+wb_wrong_kernel(pipeline_serialised_by_wait_0
+  FIND "    wb::cp_async_wait<kStages - 2>();  // tile k_tile has landed"
+  REPLACE "    wb::cp_async_wait<0>();  // tile k_tile has landed"
+  EXPECT "step 3.*the waits found [0-9.]+ tiles in flight.*serialises the pipeline")
+
+# The barrier at the end of the loop missing: the next iteration's copies refill the
+# stage another thread still reads.
+wb_wrong_kernel(stage_refilled_before_its_readers_are_done
+  FIND "    __syncthreads();  // everyone has read this stage before the next iteration refills it\n"
+  REPLACE ""
+  EXPECT "step 3.*kernel failed.*a stage is refilled while others still read it")
+
+# The stage read off by one: the tile after k_tile, still in flight.
+wb_wrong_kernel(stage_index_off_by_one
+  FIND "    const int stage = k_tile % kStages;"
+  REPLACE "    const int stage = (k_tile + 1) % kStages;"
+  EXPECT "step 3.*(stage indices|before their cp.async had landed)")
+
+# A and B exchanged in step 4's fragments: each tile of C holds its own transpose.
+wb_wrong_kernel(a_and_b_swapped
+  FIND "*reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)]);\n        a_frag[v] = a4.x, a_frag[v + 1] = a4.y, a_frag[v + 2] = a4.z, a_frag[v + 3] = a4.w;\n      }\n      for (int v = 0; v < kMicroN; v += kVector) {\n        const float4 b4 = *reinterpret_cast<const float4*>(&smem_b_stage[smem_b4_layout("
+  REPLACE "*reinterpret_cast<const float4*>(&smem_b_stage[smem_b4_layout(micro_row(thread_coord.row, v), kk)]);\n        a_frag[v] = a4.x, a_frag[v + 1] = a4.y, a_frag[v + 2] = a4.z, a_frag[v + 3] = a4.w;\n      }\n      for (int v = 0; v < kMicroN; v += kVector) {\n        const float4 b4 = *reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout("
+  EXPECT "step 4.*each 128x128 tile of C holds its own transpose: A and B are exchanged")
+
+# The number of k-tiles rounded down: the last, partial k-tile is never loaded (all
+# four kernels; step 1 meets it first, at k = 52).
+wb_wrong_kernel(last_partial_k_tile_dropped
+  FIND "  const int k_tiles = (k + kTileK - 1) / kTileK;"
+  REPLACE "  const int k_tiles = k / kTileK;"
+  EXPECT "step 1.*C is exactly the product over k < 48: the last, partial k-tile \\(k = 48 to 51\\) was dropped")
