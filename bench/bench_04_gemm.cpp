@@ -12,6 +12,7 @@
 #include "gemm.hpp"
 #include "wb/grading/gemm.hpp"
 #include "wb/grading/random.hpp"
+#include "wb/grading/bench.hpp"
 #include "wb/wb.cuh"
 #if WB_BACKEND_CUDA
 #include <cublas_v2.h>
@@ -55,11 +56,7 @@ double relative_to(const std::vector<float>& actual, const std::vector<float>& e
 
 int main() {
   const char* variant = WB_BENCH_VARIANT;  // "learner" or "solution"
-  std::string reason;
-  if (!wb::gpu_available(&reason)) {
-    std::printf("%-9s speed needs a GPU: %s\n", variant, reason.c_str());
-    return 0;
-  }
+  if (!wb::grading::gpu_for_bench(variant)) return 0;
   cublasHandle_t handle = nullptr;
   check_cublas(cublasCreate(&handle), "cublasCreate");
   check_cublas(cublasSetMathMode(handle, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode(CUBLAS_PEDANTIC_MATH)");
