@@ -110,13 +110,24 @@ inline int phase_wavefronts(const WarpRequest& request, int begin, int end) {
 
 }  // namespace detail
 
-// Wavefronts of one shared-memory request (0 if no lane is active). The width of the
-// request is that of its widest lane.
-inline int shared_wavefronts(const WarpRequest& request) {
+// The width of a request: that of its widest active lane (0 if none is active).
+inline unsigned request_width(const WarpRequest& request) {
   unsigned width = 0;
   for (const LaneAccess& lane : request) {
     if (lane.active) width = std::max(width, lane.bytes);
   }
+  return width;
+}
+
+inline int active_lanes(const WarpRequest& request) {
+  int active = 0;
+  for (const LaneAccess& lane : request) active += lane.active ? 1 : 0;
+  return active;
+}
+
+// Wavefronts of one shared-memory request (0 if no lane is active).
+inline int shared_wavefronts(const WarpRequest& request) {
+  const unsigned width = request_width(request);
   if (width == 0) return 0;
   const int phase_lanes = lanes_per_phase(width);
   int wavefronts = 0;
@@ -126,9 +137,26 @@ inline int shared_wavefronts(const WarpRequest& request) {
   return wavefronts;
 }
 
-// The fewest wavefronts a request of this width can take: 1 for 4 bytes or less, 2 for
-// 8, 4 for 16 (one per phase).
+// The fewest wavefronts a full-warp request of this width can take: 1 for 4 bytes or
+// less, 2 for 8, 4 for 16 (one per phase).
 constexpr int ideal_wavefronts(unsigned bytes) { return kWarpSize / lanes_per_phase(bytes); }
+
+// The fewest wavefronts this request can take: one for each phase with an active lane.
+inline int ideal_wavefronts(const WarpRequest& request) {
+  const unsigned width = request_width(request);
+  if (width == 0) return 0;
+  const int phase_lanes = lanes_per_phase(width);
+  int phases = 0;
+  for (int first = 0; first < kWarpSize; first += phase_lanes) {
+    for (int lane = first; lane < first + phase_lanes; ++lane) {
+      if (request[lane].active) {
+        ++phases;
+        break;
+      }
+    }
+  }
+  return phases;
+}
 
 // 32-byte sectors of one global-memory request (0 if no lane is active).
 inline int global_sectors(const WarpRequest& request) {

@@ -5,7 +5,6 @@
 // closes the thread's open group; a wait performs every committed group but the newest
 // N. So a read of the destination before the wait sees poison, every time, where a GPU
 // would return the old or the new data depending on timing.
-#include <cinttypes>
 #include <cstdio>
 #include <cstring>
 
@@ -14,12 +13,6 @@
 
 namespace wb::sim {
 namespace {
-
-std::string hex(const void* pointer) {
-  char text[32];
-  std::snprintf(text, sizeof text, "0x%" PRIxPTR, reinterpret_cast<std::uintptr_t>(pointer));
-  return text;
-}
 
 // Why `source` is not a readable range of device memory, in a learner's words, and
 // which kind of mistake that is.
@@ -59,10 +52,11 @@ void perform_copies(AsyncCopyQueue& queue, std::size_t up_to) {
     const PendingCopy& copy = queue.copies[queue.performed];
     // The copy lands now: a write of its issuer in this barrier interval.
     if (ThreadState* thread = running_thread; thread != nullptr) {
-      const std::string race = check_shared_race(
-          *thread, copy.destination, static_cast<std::size_t>(copy.copy_bytes), true, copy.pc,
-          copy.interval != thread->worker->shared.interval);
-      if (!race.empty()) kernel_fail_at(source_line_of(copy.pc), race, ErrorKind::shared_race);
+      std::string race;
+      if (!check_shared_race(*thread, copy.destination, static_cast<std::size_t>(copy.copy_bytes),
+                             true, copy.pc, race, copy.interval != thread->worker->shared.interval)) {
+        kernel_fail_at(source_line_of(copy.pc), race, ErrorKind::shared_race);
+      }
     }
     std::memcpy(copy.destination, copy.source, static_cast<std::size_t>(copy.source_bytes));
     std::memset(copy.destination + copy.source_bytes, 0,
@@ -138,8 +132,7 @@ void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_
   if (worker.shared.in_static(destination)) {
     touch_static_shared(worker.shared, destination, copy_size);  // explain_bad_destination said: shared
   }
-  if (const std::string race = check_shared_race(thread, destination, copy_size, true, pc);
-      !race.empty()) {
+  if (std::string race; !check_shared_race(thread, destination, copy_size, true, pc, race)) {
     kernel_fail(file, line, what + race, ErrorKind::shared_race);
   }
   if (src_bytes > 0) {

@@ -23,9 +23,7 @@ namespace wb::sim {
 namespace {
 
 std::string thread_name(const Worker& worker, unsigned linear) {
-  const dim3 block = worker.job->config.block;
-  const uint3 index{linear % block.x, linear / block.x % block.y, linear / block.x / block.y};
-  return "thread " + format_index(index);
+  return "thread " + format_index(worker.threads[linear]->index);
 }
 
 std::string line_of(const void* pc) {
@@ -47,13 +45,6 @@ void begin_interval(SharedMemory& shared) {
     for (WordHistory& word : shared.dynamic_history) word = WordHistory{};
     shared.interval = 1;
   }
-}
-
-std::string check_shared_race(ThreadState& thread, const std::byte* address, std::size_t bytes,
-                              bool write, const void* pc, bool landing) {
-  std::string race;
-  check_shared_race(thread, address, bytes, write, pc, race, landing);
-  return race;
 }
 
 bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_t bytes,

@@ -27,32 +27,17 @@ void count_request(LaunchStats& stats, const AccessRecord& first,
                    const transactions::WarpRequest& request) {
   RequestCounts counts;
   counts.requests = 1;
-  int active = 0;
-  unsigned width = 0;
-  for (const transactions::LaneAccess& lane : request) {
-    if (!lane.active) continue;
-    ++active;
-    width = std::max(width, lane.bytes);
-  }
+  const unsigned width = transactions::request_width(request);
   if (is_shared(first.kind())) {
     counts.transactions = static_cast<std::uint64_t>(transactions::shared_wavefronts(request));
-    // One wavefront for each phase with an active lane.
-    const int phase_lanes = transactions::lanes_per_phase(width);
-    int phases = 0;
-    for (int begin = 0; begin < transactions::kWarpSize; begin += phase_lanes) {
-      for (int lane = begin; lane < begin + phase_lanes; ++lane) {
-        if (request[lane].active) {
-          ++phases;
-          break;
-        }
-      }
-    }
-    counts.ideal = static_cast<std::uint64_t>(phases);
+    counts.ideal = static_cast<std::uint64_t>(transactions::ideal_wavefronts(request));
   } else {
     counts.transactions = static_cast<std::uint64_t>(transactions::global_sectors(request));
     // Lanes that read the same bytes need fewer sectors than distinct bytes would.
     counts.ideal = std::min<std::uint64_t>(
-        counts.transactions, static_cast<std::uint64_t>(transactions::ideal_sectors(active, width)));
+        counts.transactions,
+        static_cast<std::uint64_t>(
+            transactions::ideal_sectors(transactions::active_lanes(request), width)));
   }
   stats.of(first.kind()) += counts;
   AccessSite& site =

@@ -2,6 +2,7 @@
 // runs its CUDA threads as fibers, round after round, each round resuming every ready
 // thread (in the schedule's order) until it reaches a barrier or returns.
 #include <algorithm>
+#include <cinttypes>
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
@@ -81,18 +82,8 @@ std::size_t fiber_stack_bytes() {
 
 // "threads 0-31, 64 (of 256)": linear thread indices, runs of consecutive ones folded.
 std::string format_thread_list(const std::vector<unsigned>& indices, unsigned total) {
-  std::ostringstream out;
-  out << (indices.size() == 1 ? "thread " : "threads ");
-  for (std::size_t i = 0; i < indices.size();) {
-    std::size_t j = i;
-    while (j + 1 < indices.size() && indices[j + 1] == indices[j] + 1) ++j;
-    if (i > 0) out << ", ";
-    out << indices[i];
-    if (j > i) out << "-" << indices[j];
-    i = j + 1;
-  }
-  out << " (of " << total << ", linear index x + y*blockDim.x + z*blockDim.x*blockDim.y)";
-  return out.str();
+  return (indices.size() == 1 ? "thread " : "threads ") + index_runs(indices) + " (of " +
+         std::to_string(total) + ", linear index x + y*blockDim.x + z*blockDim.x*blockDim.y)";
 }
 
 }  // namespace
@@ -489,6 +480,25 @@ std::string where_seen(const ThreadState& thread) {
 }
 
 }  // namespace
+
+std::string index_runs(const std::vector<unsigned>& indices) {
+  std::string out;
+  for (std::size_t i = 0; i < indices.size();) {
+    std::size_t j = i;
+    while (j + 1 < indices.size() && indices[j + 1] == indices[j] + 1) ++j;
+    if (i > 0) out += ", ";
+    out += std::to_string(indices[i]);
+    if (j > i) out += "-" + std::to_string(indices[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+std::string hex(const void* pointer) {
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%" PRIxPTR, reinterpret_cast<std::uintptr_t>(pointer));
+  return text;
+}
 
 std::string format_index(const uint3& index) {
   return "(" + std::to_string(index.x) + "," + std::to_string(index.y) + "," +

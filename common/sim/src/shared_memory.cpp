@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <iterator>
-#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -44,12 +43,6 @@ int find_tls_block(dl_phdr_info* info, std::size_t, void* argument) {
     }
   }
   return 0;
-}
-
-std::string hex(const void* pointer) {
-  char text[32];
-  std::snprintf(text, sizeof text, "0x%" PRIxPTR, reinterpret_cast<std::uintptr_t>(pointer));
-  return text;
 }
 
 void mark_never_poisoned(SharedMemory& shared, const void* variable, std::size_t bytes) {

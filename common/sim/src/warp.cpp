@@ -1,6 +1,7 @@
 // Warp rendezvous: __syncwarp, shuffles and votes (see wb/sim/cuda_warp.hpp).
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include "worker.hpp"
 
@@ -29,20 +30,11 @@ std::string hex_mask(std::uint32_t mask) {
 
 // "lanes 0-15, 20" of a mask.
 std::string lane_list(std::uint32_t mask) {
-  std::string out;
-  for (int lane = 0; lane < 32;) {
-    if ((mask >> lane & 1u) == 0) {
-      ++lane;
-      continue;
-    }
-    int last = lane;
-    while (last + 1 < 32 && (mask >> (last + 1) & 1u) != 0) ++last;
-    if (!out.empty()) out += ", ";
-    out += std::to_string(lane);
-    if (last > lane) out += "-" + std::to_string(last);
-    lane = last + 1;
+  std::vector<unsigned> lanes;
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    if ((mask >> lane & 1u) != 0) lanes.push_back(lane);
   }
-  return (__builtin_popcount(mask) == 1 ? "lane " : "lanes ") + out;
+  return (lanes.size() == 1 ? "lane " : "lanes ") + index_runs(lanes);
 }
 
 // The lanes of warp `warp` that exist in a block of `threads` threads.

@@ -250,6 +250,11 @@ ThreadState& require_thread(const char* what, const char* file, int line);
 // Suspends the running thread until a warp rendezvous releases it (status ready).
 void wait_at_warp_rendezvous(ThreadState& thread);
 
+// "0-15, 20": indices in increasing order, runs of consecutive ones folded.
+std::string index_runs(const std::vector<unsigned>& indices);
+// "0x7f..." for messages.
+std::string hex(const void* pointer);
+
 // Records a simulator call's site as where the thread was last seen.
 void note_call_site(ThreadState& thread, const char* file, int line);
 
@@ -307,13 +312,9 @@ std::string describe_shared_address(const SharedMemory& shared, const void* addr
 // is ordered with what they do after.
 void begin_interval(SharedMemory& shared);
 // Checks an access of `thread` to shared memory against the word histories and records
-// it; returns why it races with another thread's access, or "" if it does not.
-// `landing`: the write of a cp.async landing at its thread's wait, with a barrier
-// between its issue and its wait.
-std::string check_shared_race(ThreadState& thread, const std::byte* address, std::size_t bytes,
-                              bool write, const void* pc, bool landing = false);
-// The same without building a string on the way that finds no race (the hot path):
-// false, and `race` set, when the access races.
+// it: false, and `race` set to the explanation, when it races with another thread's. `landing`: the write
+// of a cp.async landing at its thread's wait, with a barrier between its issue and its
+// wait.
 bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_t bytes,
                        bool write, const void* pc, std::string& race, bool landing = false);
 
