@@ -10,7 +10,8 @@
 // overwrites this one. Step 3 keeps kStages tiles in shared memory and loads ahead:
 // while tile k is computed, tiles k+1 and k+2 are in flight. Step 4 keeps the pipeline
 // and computes faster: each thread reads its 8 values of A and 8 of B once per k, as
-// float4, and does its 64 FMAs on registers.
+// float4, and does its 64 FMAs on registers; one barrier per k-tile instead of two, and
+// the copies of whole tiles without bounds checks.
 //
 // Every step takes any m, n, k: the tiles at the bottom and right edges of C and the
 // last k-tile may be partial. Their loads fill what lies outside A or B with zeros
@@ -91,6 +92,24 @@ __device__ void load_tile_async(float* smem_tile, SmemLayout smem_layout, const 
     }
   }
 }
+
+// Step 4: a tile that lies wholly inside A or B needs no bounds, and most tiles do (all
+// but those of the last row or column of blocks, and the last k-tile). The bounds of
+// load_tile_async cost more instructions than the copy itself: here each thread finds
+// its first element once, and the rest are constant offsets from it.
+template <class SmemLayout>
+__device__ void load_whole_tile_async(float* smem_tile, SmemLayout smem_layout, const float* gmem_tile, int ld) {
+  const wb::Coord thread_coord = load_thread_layout.coord(threadIdx.x);  // in (32,8)
+  float* smem_thread = smem_tile + smem_layout(thread_coord.row, thread_coord.col);
+  const float* gmem_thread = gmem_tile + thread_coord.row + thread_coord.col * ld;
+  WB_UNROLL
+  for (int col = 0; col < kTileK; col += kLoadThreadCols) {
+    WB_UNROLL
+    for (int row = 0; row < kTileM; row += kLoadThreadRows) {
+      wb::cp_async_ca<4>(smem_thread + smem_layout(row, col), gmem_thread + row + col * ld);
+    }
+  }
+}
 //! [load tiles]
 
 // Steps 1 to 3: the thread at thread_coord (r, c) of the 16x16 layout owns the elements
@@ -106,10 +125,14 @@ __device__ void store_strided(float* gmem_c_tile, int ldc, int valid_m, int vali
   }
 }
 
-
+// Step 4: the thread at thread_coord (r, c) owns C(micro_row(r, i), micro_col(c, j)):
+// acc[i][j]. The loops are unrolled so that acc, indexed by constants only, stays in
+// registers (an array indexed at run time would go to local memory).
 __device__ void store_micro_tile(float* gmem_c_tile, int ldc, int valid_m, int valid_n, wb::Coord thread_coord,
                                  const float (&acc)[kMicroM][kMicroN]) {
+  WB_UNROLL
   for (int i = 0; i < kMicroM; ++i) {
+    WB_UNROLL
     for (int j = 0; j < kMicroN; ++j) {
       const int row = micro_row(thread_coord.row, i);
       const int col = micro_col(thread_coord.col, j);
@@ -236,21 +259,29 @@ __global__ void __launch_bounds__(kThreads) gemm_register_blocked_kernel(const f
   float acc[kMicroM][kMicroN] = {};  // C(micro_row(r, i), micro_col(c, j)) of this tile: 64 registers
   const int k_tiles = (k + kTileK - 1) / kTileK;
 
+  const bool whole_block = valid_m == kTileM && valid_n == kTileN;
+  // As step 3's, with the whole tiles copied without bounds.
   auto load_stage = [&](int k_tile, int stage) {
     if (k_tile < k_tiles) {
       const int k0 = k_tile * kTileK;
       const int valid_k = valid_extent(k, k0, kTileK);
-      load_tile_async(smem_a[stage], smem_a4_layout, gmem_a_rows + k0 * m, m, valid_m, valid_k);
-      load_tile_async(smem_b[stage], smem_b4_layout, gmem_b_rows + k0 * n, n, valid_n, valid_k);
+      if (whole_block && valid_k == kTileK) {
+        load_whole_tile_async(smem_a[stage], smem_a4_layout, gmem_a_rows + k0 * m, m);
+        load_whole_tile_async(smem_b[stage], smem_b4_layout, gmem_b_rows + k0 * n, n);
+      } else {
+        load_tile_async(smem_a[stage], smem_a4_layout, gmem_a_rows + k0 * m, m, valid_m, valid_k);
+        load_tile_async(smem_b[stage], smem_b4_layout, gmem_b_rows + k0 * n, n, valid_n, valid_k);
+      }
     }
     wb::cp_async_commit();
   };
   for (int stage = 0; stage < kStages - 1; ++stage) load_stage(stage, stage);
 
   for (int k_tile = 0; k_tile < k_tiles; ++k_tile) {
-    // TODO(step 4): step 3's pipeline, but for each kk read this thread's 8 values of A (rows
-    // micro_row(thread_coord.row, i)) and 8 of B (rows micro_col(thread_coord.col, j)) of column kk as float4
-    // from the stage into registers, then do its 64 FMAs on them (about 24 lines)
+    // TODO(step 4): step 3's pipeline with one barrier per k-tile: wait, barrier, then load_stage
+    // (the barrier also freed the stage read last iteration); for each kk read this thread's 8 values
+    // of A (rows micro_row(thread_coord.row, i)) and 8 of B (rows micro_col(thread_coord.col, j)) of
+    // column kk as float4 from the stage into registers, then do its 64 FMAs on them (about 30 lines)
   }
   wb::cp_async_wait<0>();
   store_micro_tile(gmem_c_tile, m, valid_m, valid_n, thread_coord, acc);

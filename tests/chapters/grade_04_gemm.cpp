@@ -97,13 +97,16 @@ const Step kStep3{4, 3, "a multi-stage pipeline", kFile,
                          "loads (k_tile + kStages - 1) % kStages.")};
 
 const Step kStep4{4, 4, "register blocking", kFile,
-                  "step 3's loop, with the inner product done on registers: for each kk, "
-                  "a_frag from two float4 of column kk at rows micro_row(thread_coord.row, 0) and "
-                  "micro_row(thread_coord.row, 4), b_frag likewise with micro_col, then "
-                  "acc[i][j] += a_frag[i] * b_frag[j]",
+                  "wb::cp_async_wait<kStages - 2>(), __syncthreads(), then load_stage(k_tile + "
+                  "kStages - 1, ...) after the barrier; for each kk, a_frag from two float4 of "
+                  "column kk at rows micro_row(thread_coord.row, 0) and micro_row(thread_coord.row, 4), "
+                  "b_frag likewise with micro_col, then acc[i][j] += a_frag[i] * b_frag[j]",
                   causes("a stage was written by one thread's cp.async and touched by another "
-                         "thread with no barrier between: keep step 3's two barriers (after "
-                         "the wait, and at the end of the loop).")};
+                         "thread with no barrier between. Step 4 has one barrier per k-tile, "
+                         "after the wait: it makes tile k_tile visible to all, and it is the "
+                         "point past which everyone is done with the previous iteration's "
+                         "stage, so load_stage, which refills that stage, must come after it, "
+                         "not before.")};
 
 [[maybe_unused]] int k_tiles_of(const GemmShape& shape) { return (shape.k + ch04::kTileK - 1) / ch04::kTileK; }
 

@@ -20,6 +20,15 @@
 #endif
 #endif
 
+// `WB_UNROLL for (...)`: unroll a loop whose trip count is a constant, on the GPU
+// (`#pragma unroll`). Host compilers, the simulator's included, do not know the pragma
+// and would warn under -Wall: there it is empty.
+#if defined(__CUDACC__)
+#define WB_UNROLL _Pragma("unroll")
+#else
+#define WB_UNROLL
+#endif
+
 namespace wb {
 
 enum class Backend { cuda, sim };

@@ -38,9 +38,16 @@ wb_wrong_kernel(stage_index_off_by_one
 
 # A and B exchanged in step 4's fragments: each tile of C holds its own transpose.
 wb_wrong_kernel(a_and_b_swapped
-  FIND "*reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)]);\n        a_frag[v] = a4.x, a_frag[v + 1] = a4.y, a_frag[v + 2] = a4.z, a_frag[v + 3] = a4.w;\n      }\n      for (int v = 0; v < kMicroN; v += kVector) {\n        const float4 b4 = *reinterpret_cast<const float4*>(&smem_b_stage[smem_b4_layout("
-  REPLACE "*reinterpret_cast<const float4*>(&smem_b_stage[smem_b4_layout(micro_row(thread_coord.row, v), kk)]);\n        a_frag[v] = a4.x, a_frag[v + 1] = a4.y, a_frag[v + 2] = a4.z, a_frag[v + 3] = a4.w;\n      }\n      for (int v = 0; v < kMicroN; v += kVector) {\n        const float4 b4 = *reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout("
+  FIND "*reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)]);\n        a_frag[v] = a4.x, a_frag[v + 1] = a4.y, a_frag[v + 2] = a4.z, a_frag[v + 3] = a4.w;\n      }\n      WB_UNROLL\n      for (int v = 0; v < kMicroN; v += kVector) {\n        const float4 b4 = *reinterpret_cast<const float4*>(&smem_b_stage[smem_b4_layout("
+  REPLACE "*reinterpret_cast<const float4*>(&smem_b_stage[smem_b4_layout(micro_row(thread_coord.row, v), kk)]);\n        a_frag[v] = a4.x, a_frag[v + 1] = a4.y, a_frag[v + 2] = a4.z, a_frag[v + 3] = a4.w;\n      }\n      WB_UNROLL\n      for (int v = 0; v < kMicroN; v += kVector) {\n        const float4 b4 = *reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout("
   EXPECT "step 4.*each 128x128 tile of C holds its own transpose: A and B are exchanged")
+
+# Step 4's one barrier with the refill issued before it: a fast thread's copies land in
+# the stage that a slow thread still reads from the previous iteration.
+wb_wrong_kernel(refill_issued_before_the_one_barrier
+  FIND "    __syncthreads();\n    load_stage(k_tile + kStages - 1, (k_tile + kStages - 1) % kStages);\n    const float* smem_a_stage"
+  REPLACE "    load_stage(k_tile + kStages - 1, (k_tile + kStages - 1) % kStages);\n    __syncthreads();\n    const float* smem_a_stage"
+  EXPECT "step 4.*kernel failed.*load_stage, which refills that stage, must come after it")
 
 # The number of k-tiles rounded down: the last, partial k-tile is never loaded (all
 # four kernels; step 1 meets it first, at k = 52).
