@@ -221,6 +221,7 @@ function(wb_add_chapter number folder)
     wb_backend_files(sim_benches sim bench_chapter${number}_learner bench_chapter${number}_solution)
     add_custom_target(bench-chapter${number}
       COMMAND bash "${WB_BENCH_SCRIPT}" "Chapter ${number} (${folder})" "${cuda_benches}" "${sim_benches}"
+              "ch0${number}"
       DEPENDS ${bench_exes}
       USES_TERMINAL VERBATIM)
   endif()

@@ -46,10 +46,6 @@ grade_as_learner 3 03_transpose transpose.cu unpadded_tile uncoalesced_writes mi
   block_indices_not_swapped_on_the_way_out
 grade_as_learner 4 04_gemm gemm.cu no_barrier_between_wait_and_reads pipeline_serialised_by_wait_0 \
   stage_index_off_by_one
-# Registers and spills of each GEMM step, as nvcc reports them.
-nvcc -O3 -std=c++17 -arch=sm_90 --resource-usage -Icommon/include -Ichapters/04_gemm -DWB_BACKEND_CUDA=1 \
-  -c solutions/04_gemm/gemm.cu -o /dev/null 2>&1 | grep -E "Function properties|registers|spill|Compiling entry" \
-  | tee "$logs/resource_usage4.txt" | head -24
 if command -v compute-sanitizer >/dev/null; then
   for number in 1 2 3 4; do
     for tool in memcheck racecheck synccheck; do
@@ -60,7 +56,7 @@ if command -v compute-sanitizer >/dev/null; then
   done
 fi
 for number in 1 2 3 4; do
-  (cd "$build" && make "bench-chapter$number" 2>&1 | tee "$logs/bench$number.txt" | grep -E "GB/s|TFLOP|Chapter|stride|cuBLAS")
+  (cd "$build" && make "bench-chapter$number" 2>&1 | tee "$logs/bench$number.txt" | grep -E "GB/s|TFLOP|Chapter|stride|cuBLAS|REG:")
 done
 # The bank conflicts of chapter 2's column sums as the GPU counts them, beside the
 # simulator's figures (bench-chapter2's simulator lines).
