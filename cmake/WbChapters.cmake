@@ -28,8 +28,8 @@ set(WB_BENCH_SCRIPT "${PROJECT_SOURCE_DIR}/common/tools/bench_chapter.sh")
 # error, so that the grader can explain it.
 function(wb_relax_learner_warnings target)
   target_compile_options(${target} PRIVATE
-    $<$<COMPILE_LANGUAGE:CXX>:-Wno-unused-variable -Wno-unused-but-set-variable -Wno-error=unused-value>
-    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wno-unused-variable,-Wno-unused-but-set-variable --diag-suppress=177,550>)
+    $<$<COMPILE_LANGUAGE:CXX>:-Wno-unused-variable -Wno-unused-but-set-variable -Wno-unused-parameter -Wno-error=unused-value>
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wno-unused-variable,-Wno-unused-but-set-variable,-Wno-unused-parameter --diag-suppress=177,550>)
 endfunction()
 
 # wb_backend_files(<out-var> <backend> <names>...): the files of targets <name>_<backend>,
@@ -100,7 +100,10 @@ function(wb_wrong_kernel name)
 endfunction()
 
 function(wb_add_chapter number folder)
-  cmake_parse_arguments(PARSE_ARGV 2 arg "" "GRADER;BENCH;WRONG;SKELETON_FAILS_WITH" "KERNELS")
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "GRADER;BENCH;WRONG;SKELETON_FAILS_WITH;PTX_INSTRUCTION" "KERNELS")
+  if(NOT arg_PTX_INSTRUCTION)
+    set(arg_PTX_INSTRUCTION "cp\\.async\\.c[ag]\\.shared\\.global")
+  endif()
   set(chapter_number ${number})
   set(chapter_folder ${folder})
   set(chapter_kernels ${arg_KERNELS})
@@ -143,7 +146,8 @@ function(wb_add_chapter number folder)
       ENVIRONMENT "WB_SIM_THREADS=64" LABELS "sim" TIMEOUT 600)
   endif()
 
-  # On the GPU backend, the reference's PTX really holds cp.async.
+  # On the GPU backend, the reference's PTX really holds cp.async (PTX_INSTRUCTION: the
+  # form the chapter teaches, a regular expression).
   if("cuda" IN_LIST WB_BACKENDS)
     list(TRANSFORM arg_KERNELS PREPEND "${solution_dir}/" OUTPUT_VARIABLE sources)
     add_library(chapter${number}_solution_ptx OBJECT ${sources})
@@ -154,7 +158,7 @@ function(wb_add_chapter number folder)
     target_link_libraries(chapter${number}_solution_ptx PRIVATE wb_runtime_cuda)
     add_test(NAME selftest.chapter${number}.solution_ptx_has_cp_async
       COMMAND ${CMAKE_COMMAND} "-DPTX=$<TARGET_OBJECTS:chapter${number}_solution_ptx>"
-              "-DINSTRUCTION=cp\\.async\\.c[ag]\\.shared\\.global"
+              "-DINSTRUCTION=${arg_PTX_INSTRUCTION}"
               "-DWHAT=the reference of chapter ${number} does not use cp.async on the GPU"
               -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ExpectPtx.cmake")
     set_tests_properties(selftest.chapter${number}.solution_ptx_has_cp_async PROPERTIES LABELS "selftest")

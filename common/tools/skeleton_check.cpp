@@ -1,7 +1,8 @@
 // skeleton_check SOLUTION SKELETON
 //
 // Checks that a chapter's skeleton is its solution minus the holes: every line of the
-// solution outside a `//! [step N hole]` ... `//! [step N hole]` block appears in the
+// solution outside a `//! [step N hole]` ... `//! [step N hole]` block (or `step Na`,
+// `step Nb` where one step has several holes, each its own snippet) appears in the
 // skeleton, in order and unchanged, and each hole is replaced by a comment that starts
 // `// TODO(step N):` and says about how many lines it takes ("(about K lines)", K within
 // a factor of two of the hole's real size).
@@ -59,7 +60,7 @@ int main(int argc, char** argv) {
   }
   const std::vector<std::string> solution = read_lines(argv[1]);
   const std::vector<std::string> skeleton = read_lines(argv[2]);
-  const std::regex hole_marker(R"(^\s*//! \[step (\d+) hole\]\s*$)");
+  const std::regex hole_marker(R"(^\s*//! \[step (\d+)[a-z]? hole\]\s*$)");
   const std::regex todo_line(R"(^\s*// TODO\(step (\d+)\): .*)");
   const std::regex about(R"(\(about (\d+) lines?\))");
   bool any_todo = false;

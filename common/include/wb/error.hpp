@@ -8,7 +8,8 @@ namespace wb {
 
 // What went wrong, for the graders, which turn it into the hint of the step at hand
 // ("an index outside the tile" in a step without partial tiles, "a missing bounds
-// check" in one with them). The simulator sets it; a GPU error is `other`.
+// check" in one with them). The simulator sets it; on the GPU, a misaligned address is
+// `misaligned` and every other error `other`.
 enum class ErrorKind {
   other,
   barrier,                 // threads at different __syncthreads()

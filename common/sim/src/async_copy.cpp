@@ -94,20 +94,28 @@ void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_
   const auto src_address = reinterpret_cast<std::uintptr_t>(global_src);
   if (dst_address % copy_size != 0) {
     kernel_fail(file, line,
-                what + "misaligned address: the shared destination " + hex(shared_dst) +
-                    " is not " + std::to_string(copy_bytes) + "-byte aligned (address % " +
-                    std::to_string(copy_bytes) + " == " +
-                    std::to_string(dst_address % copy_size) +
-                    "). Both addresses of a cp.async must be multiples of its size: "
-                    "does a padded row stride break the alignment?",
+                what + "misaligned address: the shared destination " + hex(shared_dst) + " is not " +
+                    std::to_string(copy_bytes) + "-byte aligned (address % " + std::to_string(copy_bytes) +
+                    " == " + std::to_string(dst_address % copy_size) + "; it is " +
+                    describe_shared_address(worker.shared, shared_dst, copy_size, pc) +
+                    "). Both addresses of a cp.async must be multiples of its size: in a padded "
+                    "tile, every column must start at a multiple of " + std::to_string(copy_bytes) +
+                    " bytes, so the padding must be a multiple of " + std::to_string(copy_bytes / 4) +
+                    " floats",
                 ErrorKind::misaligned);
   }
   if (src_bytes > 0 && src_address % copy_size != 0) {
+    const Allocation* source = worker.job->allocations.around(global_src, 0);
+    const auto offset = source == nullptr ? 0 : static_cast<const std::byte*>(global_src) - source->begin;
     kernel_fail(file, line,
-                what + "misaligned address: the global source " + hex(global_src) +
-                    " is not " + std::to_string(copy_bytes) + "-byte aligned (address % " +
-                    std::to_string(copy_bytes) + " == " + std::to_string(src_address % copy_size) +
-                    ")",
+                what + "misaligned address: the global source " + hex(global_src) + " is not " +
+                    std::to_string(copy_bytes) + "-byte aligned (address % " + std::to_string(copy_bytes) +
+                    " == " + std::to_string(src_address % copy_size) +
+                    (source == nullptr ? std::string()
+                                       : "; it is byte " + std::to_string(offset) + ", float element " +
+                                             std::to_string(offset / 4) + ", of its device allocation") +
+                    "): a vector's first element must lie a multiple of " + std::to_string(copy_bytes / 4) +
+                    " floats from an aligned start",
                 ErrorKind::misaligned);
   }
   if (src_bytes > 0) {

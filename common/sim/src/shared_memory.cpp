@@ -201,7 +201,8 @@ std::string describe_shared_address(const SharedMemory& shared, const void* poin
       return symbol.name + "[" + std::to_string(inside / 4) + "] (in 4-byte elements)";
     }
     return "bytes [" + std::to_string(inside) + ", " + std::to_string(inside + bytes) +
-           ") of the __shared__ variable " + symbol.name;
+           ") of the __shared__ variable " + symbol.name +
+           (inside % 4 == 0 ? " (from its float element " + std::to_string(inside / 4) + ")" : "");
   }
   // Outside every array. All kernels' arrays share the thread-local block, so the one to
   // measure from is the running kernel's (its name is the prefix of its arrays' names);

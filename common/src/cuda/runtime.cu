@@ -13,8 +13,16 @@ namespace wb {
 namespace detail {
 
 void throw_cuda_error(cudaError_t status, const char* call, const char* file, int line) {
-  throw Error(std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
-              cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")");
+  const std::string what = std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
+                           cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")";
+  // The one kernel fault the graders explain by kind on the GPU as in the simulator. The
+  // GPU does not say which thread: the simulator does (the same grader, run there first).
+  if (status == cudaErrorMisalignedAddress) {
+    throw Error(what + ": a kernel accessed memory at an address that is not a multiple of the access's size "
+                       "(a cp.async of 8 or 16 bytes, a float2 or float4)",
+                ErrorKind::misaligned);
+  }
+  throw Error(what);
 }
 
 void* device_allocate(std::size_t bytes) {

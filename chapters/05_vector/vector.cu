@@ -1,0 +1,282 @@
+// Chapter 5, vectorized copies and alignment.
+//
+// A cp.async copies 4, 8 or 16 bytes, and both of its addresses, the shared destination
+// and the global source, must be multiples of its size. One 16-byte copy moves what four
+// 4-byte copies move, with a quarter of the instructions: the wider the copy, the fewer
+// instructions per byte, and the less a kernel spends issuing its loads.
+//
+// Step 1 copies chapter 1's 128x16 tiles with 8-byte and then 16-byte copies, each
+// thread taking 2 or 4 consecutive rows of a column at once. The shared tiles are
+// padded, as the seed's were: a padded tile is where wide copies break. Step 2 puts
+// 16-byte copies into chapter 4's GEMM. Step 3 copies an array of any length with
+// 16-byte copies: the last vector may hold fewer than 4 floats, and its copy reads only
+// those (cp.async's source size), never past the end of the array.
+//
+// Naming: gmem_ global memory, smem_ shared memory; a *_layout maps (row, col) to an
+// offset; shapes in the comments are (rows, cols).
+#include <stdexcept>
+#include <string>
+
+#include "vector.hpp"
+#include "wb/wb.cuh"
+
+namespace ch05 {
+namespace {
+
+using wb::Int;
+
+//! [layouts]
+// Step 1's shared tiles. Column c of a column-major tile padded by `pad` floats starts
+// at byte c * (128 + pad) * 4: a multiple of 8 for every c when pad is even, of 16 when
+// pad is a multiple of 4. The seed's +1 puts column 1 at byte 516: fine for 4-byte
+// copies, misaligned for 8 and 16.
+constexpr int kPad8 = 2;   // the smallest padding 8-byte copies allow (0 aside)
+constexpr int kPad16 = 4;  // the smallest padding 16-byte copies allow (0 aside)
+__device__ constexpr auto smem_8_layout = wb::col_major(Int<kTileRows>{}, Int<kTileCols>{}, Int<kTileRows + kPad8>{});    // (128,16):(1,130)
+__device__ constexpr auto smem_16_layout = wb::col_major(Int<kTileRows>{}, Int<kTileCols>{}, Int<kTileRows + kPad16>{});  // (128,16):(1,132)
+// The threads over the tile's vectors: a column holds 64 pairs or 32 quads of floats,
+// and a warp copies 32 consecutive vectors of one column: 256 or 512 contiguous bytes.
+__device__ constexpr auto thread_8_layout = wb::col_major(Int<kTileRows / 2>{}, Int<kThreads / (kTileRows / 2)>{});   // (64,4)
+__device__ constexpr auto thread_16_layout = wb::col_major(Int<kTileRows / 4>{}, Int<kThreads / (kTileRows / 4)>{});  // (32,8)
+//! [layouts]
+
+static_assert(thread_8_layout.size() == kThreads && thread_16_layout.size() == kThreads,
+              "each thread layout is the block's 256 threads");
+static_assert(kTileCols % thread_8_layout.cols == 0 && kTileCols % thread_16_layout.cols == 0,
+              "the threads' columns tile the tile's 16 columns exactly");
+
+// ---------------------------------------------------------------------------------
+// Given: the pieces around the holes.
+
+// Stores a (128,16) shared tile to the column-major array, one float a thread, walking
+// the tile as one flat column-major run: coalesced, and mostly other threads' copies.
+template <class SmemLayout>
+__device__ void store_tile(const float* smem_tile, SmemLayout smem_layout, float* gmem_tile, int ld) {
+  for (int index = threadIdx.x; index < kTileRows * kTileCols; index += kThreads) {
+    const int row = index % kTileRows;
+    const int col = index / kTileRows;
+    gmem_tile[row + col * ld] = smem_tile[smem_layout(row, col)];
+  }
+}
+
+//! [step 1 kernels]
+__global__ void copy_tile_8_kernel(const float* gmem_in, float* gmem_out, int rows) {
+  __shared__ __align__(16) float smem_tile[smem_8_layout.cosize()];  // (128,16), padded by kPad8
+
+  const int tile_row = blockIdx.x * kTileRows;
+  const int tile_col = blockIdx.y * kTileCols;
+  const float* gmem_tile_in = gmem_in + tile_row + tile_col * rows;  // (128,16):(1,rows)
+  float* gmem_tile_out = gmem_out + tile_row + tile_col * rows;      // (128,16):(1,rows)
+  const wb::Coord thread_coord = thread_8_layout.coord(threadIdx.x);  // in (64,4): pair, column
+
+  // TODO(step 1): copy this thread's pairs of the tile, one wb::cp_async_ca<8> each: rows
+  // 2 * thread_coord.row and the next, columns thread_coord.col, + 4, + 8 and + 12 (thread_8_layout.cols
+  // apart); then commit, wait, and let the whole block see the tile (about 7 lines)
+
+  store_tile(smem_tile, smem_8_layout, gmem_tile_out, rows);
+}
+
+__global__ void copy_tile_16_kernel(const float* gmem_in, float* gmem_out, int rows) {
+  __shared__ __align__(16) float smem_tile[smem_16_layout.cosize()];  // (128,16), padded by kPad16
+
+  const int tile_row = blockIdx.x * kTileRows;
+  const int tile_col = blockIdx.y * kTileCols;
+  const float* gmem_tile_in = gmem_in + tile_row + tile_col * rows;    // (128,16):(1,rows)
+  float* gmem_tile_out = gmem_out + tile_row + tile_col * rows;        // (128,16):(1,rows)
+  const wb::Coord thread_coord = thread_16_layout.coord(threadIdx.x);  // in (32,8): quad, column
+
+  // TODO(step 1): the same with 16-byte copies, wb::cp_async_cg: quads of rows from 4 * thread_coord.row,
+  // columns thread_coord.col and + 8 (about 7 lines)
+
+  store_tile(smem_tile, smem_16_layout, gmem_tile_out, rows);
+}
+//! [step 1 kernels]
+
+// ---------------------------------------------------------------------------------
+// Step 2: chapter 4's step 4 (a 128x128 tile of C a block, 3 stages, each thread an 8x8
+// micro-tile in registers), its tile loads 16 bytes wide.
+
+//! [gemm layouts]
+// Unpadded: every column starts at a multiple of 512 bytes, and a quarter-warp's 8
+// float4 reads of a column are 8 consecutive float4, conflict-free (chapter 4). A
+// padding would have to be a multiple of 4 floats to keep the columns 16-byte aligned.
+__device__ constexpr auto smem_gemm_layout = wb::col_major(Int<kGemmTile>{}, Int<kGemmTileK>{});  // (128,8):(1,128)
+// Copying: the 256 threads over the tile's (32,8) quads, a warp 32 consecutive quads
+// (512 bytes) of one column. With 4-byte copies (the fallback), (32,8) over floats.
+__device__ constexpr auto gemm_copy_layout = wb::col_major(Int<kGemmTile / 4>{}, Int<kGemmTileK>{});  // (32,8)
+// Computing: 16x16 threads, each owning rows micro_row(r, i) and columns micro_col(c, j).
+__device__ constexpr auto gemm_thread_layout = wb::col_major(Int<16>{}, Int<16>{});  // (16,16)
+constexpr int kMicro = 8;  // a thread's 8x8 elements of C: 2x2 blocks of 4x4
+//! [gemm layouts]
+
+static_assert(gemm_copy_layout.size() == kThreads && gemm_thread_layout.size() == kThreads,
+              "the GEMM's thread layouts are the block's 256 threads");
+
+__device__ constexpr int micro_row(int thread_row, int i) { return (i / 4) * 64 + thread_row * 4 + i % 4; }
+
+__device__ int valid_extent(int extent, int start, int tile) { return extent - start < tile ? extent - start : tile; }
+
+// The fallback: one 4-byte copy an element, zeros outside the array (chapter 4's load).
+__device__ void load_tile_4(float* smem_tile, const float* gmem_tile, int ld, int valid_rows, int valid_k) {
+  const wb::Coord thread_coord = gemm_copy_layout.coord(threadIdx.x);
+  for (int row = thread_coord.row; row < kGemmTile; row += gemm_copy_layout.rows) {
+    const bool inside = row < valid_rows && thread_coord.col < valid_k;
+    wb::cp_async_ca<4>(&smem_tile[smem_gemm_layout(row, thread_coord.col)],
+                       inside ? &gmem_tile[row + thread_coord.col * ld] : gmem_tile, inside ? 4 : 0);
+  }
+}
+
+//! [step 2 load]
+// Copies the (128,8) tile at gmem_tile (column-major, `ld` rows) into smem_tile with one
+// 16-byte cp.async a thread. gmem_tile and ld must keep every quad 16-byte aligned (ld
+// a multiple of 4). Rows past valid_rows and columns past valid_k become zeros.
+__device__ void load_tile_16(float* smem_tile, const float* gmem_tile, int ld, int valid_rows, int valid_k) {
+  const wb::Coord thread_coord = gemm_copy_layout.coord(threadIdx.x);  // in (32,8): quad, column
+  // TODO(step 2): one 16-byte wb::cp_async_cg of this thread's quad, rows 4 * thread_coord.row to + 3
+  // of column thread_coord.col, reading only its floats inside the array (rows < valid_rows, column <
+  // valid_k): 4, fewer at the bottom edge, none outside, whose source is then never read (about 6 lines)
+}
+//! [step 2 load]
+
+// acc += this stage's A tile times its B tile: per kk, the thread's 8 values of A and 8
+// of B read as float4 into registers, then 64 FMAs (chapter 4, step 4).
+__device__ void multiply_stage(float (&acc)[kMicro][kMicro], const float* smem_a_stage, const float* smem_b_stage,
+                               wb::Coord thread_coord) {
+  WB_UNROLL
+  for (int kk = 0; kk < kGemmTileK; ++kk) {
+    float a_frag[kMicro];
+    float b_frag[kMicro];
+    WB_UNROLL
+    for (int v = 0; v < kMicro; v += 4) {
+      const float4 a4 = *reinterpret_cast<const float4*>(&smem_a_stage[smem_gemm_layout(micro_row(thread_coord.row, v), kk)]);
+      const float4 b4 = *reinterpret_cast<const float4*>(&smem_b_stage[smem_gemm_layout(micro_row(thread_coord.col, v), kk)]);
+      a_frag[v] = a4.x, a_frag[v + 1] = a4.y, a_frag[v + 2] = a4.z, a_frag[v + 3] = a4.w;
+      b_frag[v] = b4.x, b_frag[v + 1] = b4.y, b_frag[v + 2] = b4.z, b_frag[v + 3] = b4.w;
+    }
+    WB_UNROLL
+    for (int i = 0; i < kMicro; ++i) {
+      WB_UNROLL
+      for (int j = 0; j < kMicro; ++j) acc[i][j] += a_frag[i] * b_frag[j];
+    }
+  }
+}
+
+//! [step 2 kernel]
+__global__ void __launch_bounds__(kThreads) gemm_copies_16_kernel(const float* gmem_a, const float* gmem_b,
+                                                                   float* gmem_c, int m, int n, int k) {
+  __shared__ __align__(16) float smem_a[kGemmStages][smem_gemm_layout.cosize()];  // kGemmStages x (128,8)
+  __shared__ __align__(16) float smem_b[kGemmStages][smem_gemm_layout.cosize()];  // kGemmStages x (128,8)
+
+  const int tile_m = blockIdx.x * kGemmTile;
+  const int tile_n = blockIdx.y * kGemmTile;
+  const int valid_m = valid_extent(m, tile_m, kGemmTile);
+  const int valid_n = valid_extent(n, tile_n, kGemmTile);
+  const float* gmem_a_rows = gmem_a + tile_m;         // (128,k):(1,m)
+  const float* gmem_b_rows = gmem_b + tile_n;         // (128,k):(1,n)
+  float* gmem_c_tile = gmem_c + tile_m + tile_n * m;  // (128,128):(1,m)
+  const wb::Coord thread_coord = gemm_thread_layout.coord(threadIdx.x);
+  float acc[kMicro][kMicro] = {};
+  const int k_tiles = (k + kGemmTileK - 1) / kGemmTileK;
+  // Column p of A starts at byte 4 * m * p: 16-byte aligned for every p only if m is a
+  // multiple of 4. Otherwise that operand takes 4-byte copies.
+  const bool a_in_quads = m % 4 == 0;
+  const bool b_in_quads = n % 4 == 0;
+
+  auto load_stage = [&](int k_tile, int stage) {
+    if (k_tile < k_tiles) {
+      const int k0 = k_tile * kGemmTileK;
+      const int valid_k = valid_extent(k, k0, kGemmTileK);
+      if (a_in_quads) {
+        load_tile_16(smem_a[stage], gmem_a_rows + k0 * m, m, valid_m, valid_k);
+      } else {
+        load_tile_4(smem_a[stage], gmem_a_rows + k0 * m, m, valid_m, valid_k);
+      }
+      if (b_in_quads) {
+        load_tile_16(smem_b[stage], gmem_b_rows + k0 * n, n, valid_n, valid_k);
+      } else {
+        load_tile_4(smem_b[stage], gmem_b_rows + k0 * n, n, valid_n, valid_k);
+      }
+    }
+    wb::cp_async_commit();
+  };
+  for (int stage = 0; stage < kGemmStages - 1; ++stage) load_stage(stage, stage);
+
+  for (int k_tile = 0; k_tile < k_tiles; ++k_tile) {
+    wb::cp_async_wait<kGemmStages - 2>();
+    __syncthreads();  // tile k_tile visible to all; the stage read last iteration free
+    load_stage(k_tile + kGemmStages - 1, (k_tile + kGemmStages - 1) % kGemmStages);
+    multiply_stage(acc, smem_a[k_tile % kGemmStages], smem_b[k_tile % kGemmStages], thread_coord);
+  }
+  wb::cp_async_wait<0>();
+
+  WB_UNROLL
+  for (int i = 0; i < kMicro; ++i) {
+    WB_UNROLL
+    for (int j = 0; j < kMicro; ++j) {
+      const int row = micro_row(thread_coord.row, i);
+      const int col = micro_row(thread_coord.col, j);
+      if (row < valid_m && col < valid_n) gmem_c_tile[row + col * m] = acc[i][j];
+    }
+  }
+}
+//! [step 2 kernel]
+
+// ---------------------------------------------------------------------------------
+// Step 3: any length.
+
+//! [step 3 kernel]
+__global__ void copy_any_length_16_kernel(const float* gmem_in, float* gmem_out, int count) {
+  __shared__ __align__(16) float smem_tile[kTailTile];  // 1024 floats: one quad a thread
+
+  const int tile_start = blockIdx.x * kTailTile;
+  const int valid = valid_extent(count, tile_start, kTailTile);  // floats of this tile in the array
+  const float* gmem_tile_in = gmem_in + tile_start;
+  float* gmem_tile_out = gmem_out + tile_start;
+
+  // TODO(step 3): copy this thread's quad, floats 4 * threadIdx.x to + 3 of the tile, with one 16-byte
+  // wb::cp_async_cg if it starts inside the tile's `valid` floats, reading only those that exist (the
+  // array's last quad may hold fewer than 4); then commit, wait, and let the block see the tile
+  // (about 10 lines)
+
+  // Coalesced stores of the valid floats, mostly other threads' copies.
+  for (int index = threadIdx.x; index < valid; index += kThreads) gmem_tile_out[index] = smem_tile[index];
+}
+//! [step 3 kernel]
+
+void require_tiles(const char* function, int rows, int cols) {
+  if (rows <= 0 || cols <= 0 || rows % kTileRows != 0 || cols % kTileCols != 0) {
+    throw std::invalid_argument(std::string(function) + ": " + std::to_string(rows) + "x" + std::to_string(cols) +
+                                " is not a multiple of the 128x16 tile");
+  }
+}
+
+}  // namespace
+
+void copy_tiles_8(const float* gmem_in, float* gmem_out, int rows, int cols) {
+  require_tiles("copy_tiles_8", rows, cols);
+  wb::launch(copy_tile_8_kernel, dim3(rows / kTileRows, cols / kTileCols), dim3(kThreads), 0, gmem_in, gmem_out,
+             rows);
+}
+
+void copy_tiles_16(const float* gmem_in, float* gmem_out, int rows, int cols) {
+  require_tiles("copy_tiles_16", rows, cols);
+  wb::launch(copy_tile_16_kernel, dim3(rows / kTileRows, cols / kTileCols), dim3(kThreads), 0, gmem_in, gmem_out,
+             rows);
+}
+
+void gemm_copies_16(const float* gmem_a, const float* gmem_b, float* gmem_c, int m, int n, int k) {
+  if (m <= 0 || n <= 0 || k <= 0) {
+    throw std::invalid_argument("gemm_copies_16: m, n and k must be at least 1 (" + std::to_string(m) + ", " +
+                                std::to_string(n) + ", " + std::to_string(k) + ")");
+  }
+  const dim3 grid((m + kGemmTile - 1) / kGemmTile, (n + kGemmTile - 1) / kGemmTile);
+  wb::launch(gemm_copies_16_kernel, grid, dim3(kThreads), 0, gmem_a, gmem_b, gmem_c, m, n, k);
+}
+
+void copy_any_length_16(const float* gmem_in, float* gmem_out, int count) {
+  if (count <= 0) throw std::invalid_argument("copy_any_length_16: count must be at least 1");
+  wb::launch(copy_any_length_16_kernel, dim3((count + kTailTile - 1) / kTailTile), dim3(kThreads), 0, gmem_in,
+             gmem_out, count);
+}
+
+}  // namespace ch05

@@ -1,0 +1,227 @@
+// The grader of chapter 5, vectorized copies and alignment: a test per step, each at
+// several shapes, under the forward and the reverse schedule in the simulator and once on
+// the GPU.
+//
+// Each run: fresh random input, the output poisoned with guard bands, then nothing written
+// outside the output, every element right (exact for the copies, within 1e-5 in the
+// Frobenius norm for the GEMM), and in the simulator the technique: every tile copy as
+// wide as the step asks (the simulator counts copies by width), every element through
+// cp.async once. A misaligned copy stops the kernel, in the simulator with the element,
+// its byte offset and the alignment it needed; on the GPU with CUDA's misaligned-address
+// error; the step's likely cause then says which padding or offset fixes it.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "vector.hpp"
+#include "wb/grading/backend_test.hpp"
+#include "wb/grading/gemm.hpp"
+#include "wb/grading/movement.hpp"
+#include "wb/grading/step.hpp"
+#include "wb/grading/technique.hpp"
+
+namespace {
+
+using wb::grading::GemmShape;
+using wb::grading::Step;
+
+const char* const kFile = "chapters/05_vector/vector.cu";
+
+const std::map<wb::ErrorKind, std::string> kCommonCauses = {
+    {wb::ErrorKind::destination_not_shared,
+     "the shared address of a cp.async lies outside the tile: is the row of a vector computed "
+     "as thread_coord.row instead of 2 (or 4) times it?"},
+    {wb::ErrorKind::too_many_copies,
+     "a loop that never ends: does each loop advance its index?"},
+    {wb::ErrorKind::shared_race,
+     "a thread reads elements of the tile that other threads copied, with no barrier after "
+     "everyone's wait: the wait makes a thread's own copies visible to itself only."},
+    {wb::ErrorKind::barrier,
+     "threads wait at different __syncthreads(): keep every barrier outside any condition that "
+     "differs between the threads of a block."},
+};
+
+std::map<wb::ErrorKind, std::string> causes_with(std::map<wb::ErrorKind, std::string> extra) {
+  std::map<wb::ErrorKind, std::string> causes = kCommonCauses;
+  for (auto& [kind, cause] : extra) causes[kind] = std::move(cause);
+  return causes;
+}
+
+const Step kStep1{
+    5, 1, "8- and 16-byte copies of a padded tile", kFile,
+    "row = 2 * thread_coord.row (4 * for quads); for col from thread_coord.col, step "
+    "thread_8_layout.cols: wb::cp_async_ca<8>(&smem_tile[smem_8_layout(row, col)], &gmem_tile_in[row + "
+    "col * rows]) (wb::cp_async_cg for 16 bytes); commit, wait<0>, __syncthreads()",
+    causes_with({{wb::ErrorKind::misaligned,
+                  "a copy of 8 or 16 bytes needs both addresses at multiples of 8 or 16. A shared "
+                  "destination: column c of the tile starts at byte c * (128 + pad) * 4, so the padding "
+                  "must be a multiple of 2 floats for 8-byte copies (kPad8 = 2) and of 4 for 16-byte ones "
+                  "(kPad16 = 4); the seed's +1 puts column 1 at byte 516, where no 8-byte copy may start; "
+                  "and a vector's first row must be a multiple of 2 (or 4): 2 * thread_coord.row, not "
+                  "thread_coord.row. A global source: row + col * rows is aligned for such a row (rows is "
+                  "a multiple of 128): is something added to it?"},
+                 {wb::ErrorKind::source_out_of_bounds,
+                  "a copy reads past the input: is the vector's first row 2 (or 4) times thread_coord.row, "
+                  "and does the loop over columns stop at kTileCols?"}})};
+
+const Step kStep2{
+    5, 2, "16-byte copies in the GEMM", kFile,
+    "row = 4 * thread_coord.row, col = thread_coord.col; floats = 0 if col >= valid_k or row >= "
+    "valid_rows, else min(valid_rows - row, 4); wb::cp_async_cg(&smem_tile[smem_gemm_layout(row, col)], "
+    "floats > 0 ? &gmem_tile[row + col * ld] : gmem_tile, 4 * floats)",
+    causes_with({{wb::ErrorKind::misaligned,
+                  "a 16-byte copy needs its shared destination and its global source at multiples of 16 "
+                  "bytes: the quad's first row is 4 * thread_coord.row, the shared tile's columns 512 "
+                  "bytes apart (a padding would have to be a multiple of 4 floats), and the source "
+                  "row + col * ld with ld a multiple of 4 (the kernel takes 4-byte copies otherwise)."},
+                 {wb::ErrorKind::source_out_of_bounds,
+                  "a 16-byte copy read past the end of A or B: a quad at the bottom edge or past valid_k "
+                  "must read only the floats inside the array (the source size, 4 * floats), and none "
+                  "outside it."}})};
+
+const Step kStep3{
+    5, 3, "16-byte copies of any length", kFile,
+    "first = 4 * threadIdx.x; if first < valid: floats = min(valid - first, 4), "
+    "wb::cp_async_cg(&smem_tile[first], &gmem_tile_in[first], 4 * floats); then commit, wait<0>, "
+    "__syncthreads()",
+    causes_with({{wb::ErrorKind::source_out_of_bounds,
+                  "a 16-byte copy read past the end of the input: the array's last quad may hold 1 to 3 "
+                  "floats, and its copy must read only those (source size 4 * (valid - first)); the "
+                  "rest of its 16 bytes become zeros, which nobody stores."},
+                 {wb::ErrorKind::misaligned,
+                  "a 16-byte copy of an element that is no multiple of 4 floats from the array's start: "
+                  "each thread's quad starts at float 4 * threadIdx.x."}})};
+
+#if WB_BACKEND_SIM
+// Every copy of the launch `bytes` wide: `copies` of them, none of another width.
+::testing::AssertionResult copies_all_of_width(const wb::sim::LaunchStats& stats, int bytes,
+                                               std::uint64_t copies, const std::string& where) {
+  const std::uint64_t of_width = bytes == 4 ? stats.cp_async_4 : bytes == 8 ? stats.cp_async_8 : stats.cp_async_16;
+  if (of_width == copies && stats.cp_async_ops() == copies) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << where << " should take " << copies << " copies of " << bytes << " bytes and no other; the kernel "
+         << "issued " << stats.cp_async_4 << " of 4 bytes, " << stats.cp_async_8 << " of 8 and "
+         << stats.cp_async_16 << " of 16. Every tile copy of this step is " << bytes
+         << " bytes wide: a narrower copy takes more instructions for the same bytes.";
+}
+#endif
+
+using CopyFunction = void (*)(const float*, float*, int, int);
+
+void grade_copy(const Step& step, CopyFunction copy, int vector_bytes, const std::vector<std::pair<int, int>>& shapes) {
+  wb::grading::check_movement_shapes(shapes, [&](int rows, int cols) {
+    wb::grading::MovementCheck check;
+    check.step = step;
+    check.input = {rows, cols, ch05::kTileRows, ch05::kTileCols};
+    check.output = check.input;
+    check.run = [=](const float* gmem_in, float* gmem_out) { copy(gmem_in, gmem_out, rows, cols); };
+    check.reference = [](const std::vector<float>& input) { return std::vector<double>(input.begin(), input.end()); };
+#if WB_BACKEND_SIM
+    const std::uint64_t elements = static_cast<std::uint64_t>(rows) * cols;
+    check.technique = [=](const wb::sim::LaunchStats& stats) {
+      ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, elements);
+      if (technique) {
+        technique = copies_all_of_width(stats, vector_bytes, elements * 4 / vector_bytes,
+                                        std::to_string(rows) + "x" + std::to_string(cols) + " floats");
+      }
+      return technique;
+    };
+#else
+    (void)vector_bytes;
+#endif
+    return check;
+  });
+}
+
+using Chapter5Vector = wb::grading::KernelTest;
+
+TEST_F(Chapter5Vector, Step1EightAndSixteenByteCopies) {
+  const std::vector<std::pair<int, int>> shapes = {{256, 32}, {256, 64}, {128, 16}};
+  {
+    SCOPED_TRACE("copy_tiles_8, 8-byte copies");
+    grade_copy(kStep1, ch05::copy_tiles_8, 8, shapes);
+  }
+  if (HasFatalFailure() || HasNonfatalFailure()) return;
+  SCOPED_TRACE("copy_tiles_16, 16-byte copies");
+  grade_copy(kStep1, ch05::copy_tiles_16, 16, shapes);
+}
+
+// The GEMM: shapes with m and n multiples of 4 (all 16-byte copies), then shapes where
+// one or both are not (that operand's copies fall back to 4 bytes), K no multiple of 8.
+std::vector<GemmShape> gemm_shapes() {
+  std::vector<GemmShape> list;
+#if !WB_BACKEND_SIM
+  list.push_back({2048, 2048, 256});
+#endif
+  for (const GemmShape& shape :
+       std::vector<GemmShape>{{256, 256, 64}, {200, 136, 52}, {260, 4, 20}, {130, 256, 12}, {1, 1, 1}}) {
+    list.push_back(shape);
+  }
+  return list;
+}
+
+TEST_F(Chapter5Vector, Step2SixteenByteCopiesInTheGemm) {
+  wb::grading::check_gemm_shapes(gemm_shapes(), [](const GemmShape& shape) {
+    wb::grading::GemmCheck check;
+    check.step = kStep2;
+    check.shape = shape;
+    check.tile_m = ch05::kGemmTile;
+    check.tile_n = ch05::kGemmTile;
+    check.tile_k = ch05::kGemmTileK;
+    check.run = [shape](const float* a, const float* b, float* c) { ch05::gemm_copies_16(a, b, c, shape.m, shape.n, shape.k); };
+#if WB_BACKEND_SIM
+    check.technique = [shape](const wb::sim::LaunchStats& stats) {
+      const std::uint64_t k_tiles = (shape.k + ch05::kGemmTileK - 1) / ch05::kGemmTileK;
+      const std::uint64_t per_tile_16 = ch05::kGemmTile * ch05::kGemmTileK / 4;  // quads of a (128,8) tile
+      const std::uint64_t per_tile_4 = ch05::kGemmTile * ch05::kGemmTileK;
+      const int operands_16 = (shape.m % 4 == 0) + (shape.n % 4 == 0);
+      const std::uint64_t expected_16 = stats.blocks * k_tiles * per_tile_16 * operands_16;
+      const std::uint64_t expected_4 = stats.blocks * k_tiles * per_tile_4 * (2 - operands_16);
+      if (stats.cp_async_16 == expected_16 && stats.cp_async_4 == expected_4 && stats.cp_async_8 == 0) {
+        return ::testing::AssertionSuccess();
+      }
+      return ::testing::AssertionFailure()
+             << wb::grading::gemm_shape_text(shape) << ": " << operands_16
+             << " of the two operands have columns that start at multiples of 16 bytes (m or n a multiple of 4), "
+             << "so the tiles should take " << expected_16 << " copies of 16 bytes and " << expected_4
+             << " of 4 (" << stats.blocks << " blocks x " << k_tiles << " k-tiles; a (128,8) tile is " << per_tile_16
+             << " quads); the kernel issued " << stats.cp_async_16 << " of 16 bytes, " << stats.cp_async_8 << " of 8 and "
+             << stats.cp_async_4 << " of 4. Each thread copies its tile's quad with one 16-byte copy, edge "
+             << "quads included (their source size covers what lies inside).";
+    };
+#endif
+    return check;
+  });
+}
+
+TEST_F(Chapter5Vector, Step3SixteenByteCopiesOfAnyLength) {
+  // Lengths that end inside a quad (1, 3, 5, 1027, 4093) and on one, within one tile and
+  // across several.
+  const std::vector<std::pair<int, int>> shapes = {{1027, 1}, {1, 1}, {3, 1}, {5, 1}, {1024, 1}, {4093, 1}, {5000, 1}};
+  wb::grading::check_movement_shapes(shapes, [](int count, int) {
+    wb::grading::MovementCheck check;
+    check.step = kStep3;
+    check.input = {count, 1, ch05::kTailTile, 1};
+    check.output = check.input;
+    check.run = [count](const float* gmem_in, float* gmem_out) { ch05::copy_any_length_16(gmem_in, gmem_out, count); };
+    check.reference = [](const std::vector<float>& input) { return std::vector<double>(input.begin(), input.end()); };
+#if WB_BACKEND_SIM
+    check.technique = [count](const wb::sim::LaunchStats& stats) {
+      ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, static_cast<std::uint64_t>(count));
+      if (technique) {
+        technique = copies_all_of_width(stats, 16, (static_cast<std::uint64_t>(count) + 3) / 4,
+                                        std::to_string(count) + " floats (" + std::to_string((count + 3) / 4) +
+                                            " quads, the last one partial when the count is no multiple of 4)");
+      }
+      return technique;
+    };
+#endif
+    return check;
+  });
+}
+
+}  // namespace

@@ -1,0 +1,55 @@
+# Known-wrong versions of chapter 5's solution, each one mistake a learner makes, with
+# the diagnosis the grader must give. Each is the solution with FIND replaced by REPLACE
+# (every occurrence).
+
+# The seed's error: the tile padded by one float, as the seed's GEMM tiles were, with
+# 8-byte copies. Column 1 starts at byte 516, and the first copy into it is misaligned.
+wb_wrong_kernel(plus_one_padding_with_8_byte_copies
+  FIND "constexpr int kPad8 = 2;"
+  REPLACE "constexpr int kPad8 = 1;"
+  EXPECT "step 1.*the shared destination 0x[0-9a-f]+ is not 8-byte aligned.*smem_tile.*padding must be a multiple of 2 floats.*kPad8 = 2")
+
+# A vector copy whose source starts one float late: 4 bytes past a 16-byte boundary.
+wb_wrong_kernel(vector_source_offset_by_one_element
+  FIND "wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)], &gmem_tile_in[row + col * rows]);"
+  REPLACE "wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)], &gmem_tile_in[row + 1 + col * rows]);"
+  EXPECT "step 1.*the global source 0x[0-9a-f]+ is not 16-byte aligned.*float element [0-9]+, of its device allocation")
+
+# The quad's first row taken as thread_coord.row, not 4 times it: overlapping,
+# misaligned vectors.
+wb_wrong_kernel(quad_row_not_scaled
+  FIND "  const int row = 4 * thread_coord.row;  // the quad's first row\n  for (int col = thread_coord.col; col < kTileCols; col += thread_16_layout.cols)"
+  REPLACE "  const int row = thread_coord.row;  // the quad's first row\n  for (int col = thread_coord.col; col < kTileCols; col += thread_16_layout.cols)"
+  EXPECT "step 1.*not 16-byte aligned.*first row must be a multiple of 2 \\(or 4\\): 2 \\* thread_coord.row, not")
+
+# Mixed widths: the 16-byte kernel copies each quad as four 4-byte copies. Right
+# results, four times the copy instructions.
+wb_wrong_kernel(mixed_widths_four_byte_copies_in_the_16_byte_kernel
+  FIND "    wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)], &gmem_tile_in[row + col * rows]);"
+  REPLACE "    for (int i = 0; i < 4; ++i) wb::cp_async_ca<4>(&smem_tile[smem_16_layout(row + i, col)], &gmem_tile_in[row + i + col * rows]);"
+  EXPECT "step 1.*should take [0-9]+ copies of 16 bytes and no other; the kernel issued [0-9]+ of 4 bytes, 0 of 8 and 0 of 16")
+
+# Mixed widths in the GEMM: B's tiles always take the 4-byte fallback.
+wb_wrong_kernel(gemm_b_tiles_in_4_byte_copies
+  FIND "      if (b_in_quads) {"
+  REPLACE "      if (b_in_quads && false) {"
+  EXPECT "step 2.*should take [0-9]+ copies of 16 bytes and 0 of 4.*issued [0-9]+ of 16 bytes, 0 of 8 and [1-9][0-9]* of 4")
+
+# Edge quads of the GEMM read whole: past valid_k, the last tile's copies read columns
+# of A beyond its end.
+wb_wrong_kernel(gemm_edge_quads_read_whole
+  FIND "  const int floats = col >= valid_k || rows_left <= 0 ? 0 : rows_left < 4 ? rows_left : 4;"
+  REPLACE "  const int floats = 4;"
+  EXPECT "step 2.*past its end.*must read only the floats inside the array")
+
+# 16-byte copies of an odd-length tail: the last quad read whole, past the array's end.
+wb_wrong_kernel(tail_read_as_a_whole_quad
+  FIND "    wb::cp_async_cg(&smem_tile[first], &gmem_tile_in[first], 4 * floats);"
+  REPLACE "    wb::cp_async_cg(&smem_tile[first], &gmem_tile_in[first]);"
+  EXPECT "step 3.*past its end.*last quad may hold 1 to 3")
+
+# The barrier after the wait missing in step 3: the stores read other threads' quads.
+wb_wrong_kernel(tail_missing_barrier
+  FIND "  wb::cp_async_wait<0>();\n  __syncthreads();\n  //! [step 3 hole]"
+  REPLACE "  wb::cp_async_wait<0>();\n  //! [step 3 hole]"
+  EXPECT "step 3.*(race on shared memory|before their cp.async had landed).*barrier")
