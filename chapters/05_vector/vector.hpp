@@ -22,14 +22,14 @@ void copy_tiles_16(const float* gmem_in, float* gmem_out, int rows, int cols);
 // n is no multiple of 4, the columns of A or B do not start at multiples of 16 bytes
 // and that operand's tiles are copied 4 bytes at a time, as in chapter 4.
 inline constexpr int kGemmTile = 128;   // bM = bN
-inline constexpr int kGemmTileK = 8;    // bK
+inline constexpr int kGemmTileK = 16;   // bK: twice chapter 4's (see the book)
 inline constexpr int kGemmStages = 3;
 void gemm_copies_16(const float* gmem_a, const float* gmem_b, float* gmem_c, int m, int n, int k);
 
 // Step 3. Copies `count` floats, any count >= 1, with 16-byte copies through a shared
 // tile of kTailTile floats a block: the last tile is partial, and so may be its last
-// vector (count no multiple of 4), which is copied with a smaller source size, never
-// reading past the end of the input.
+// quad (count no multiple of 4), whose 1 to 3 floats take 4-byte copies: no copy
+// addresses a byte past the end of the input.
 inline constexpr int kTailTile = 4 * kThreads;  // 1024 floats, one float4 per thread
 void copy_any_length_16(const float* gmem_in, float* gmem_out, int count);
 

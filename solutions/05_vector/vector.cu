@@ -8,9 +8,9 @@
 // Step 1 copies chapter 1's 128x16 tiles with 8-byte and then 16-byte copies, each
 // thread taking 2 or 4 consecutive rows of a column at once. The shared tiles are
 // padded, as the seed's were: a padded tile is where wide copies break. Step 2 puts
-// 16-byte copies into chapter 4's GEMM. Step 3 copies an array of any length with
-// 16-byte copies: the last vector may hold fewer than 4 floats, and its copy reads only
-// those (cp.async's source size), never past the end of the array.
+// 16-byte copies into chapter 4's GEMM, whose cheaper loads pay for a deeper k-tile.
+// Step 3 copies an array of any length with 16-byte copies: the last quad may hold fewer
+// than 4 floats, and is copied float by float, never addressing past the array's end.
 //
 // Naming: gmem_ global memory, smem_ shared memory; a *_layout maps (row, col) to an
 // offset; shapes in the comments are (rows, cols).
@@ -106,24 +106,29 @@ __global__ void copy_tile_16_kernel(const float* gmem_in, float* gmem_out, int r
 //! [step 1 kernels]
 
 // ---------------------------------------------------------------------------------
-// Step 2: chapter 4's step 4 (a 128x128 tile of C a block, 3 stages, each thread an 8x8
-// micro-tile in registers), its tile loads 16 bytes wide.
+// Step 2: chapter 4's step 4 (a 128x128 tile of C a block, 3 stages, one barrier per
+// k-tile, each thread an 8x8 micro-tile in registers), its tile loads 16 bytes wide and
+// its k-tiles 16 deep instead of 8: with a quarter of the copy instructions, a deeper
+// tile halves the barriers and waits per FMA for the same 48 KiB of shared memory.
 
 //! [gemm layouts]
 // Unpadded: every column starts at a multiple of 512 bytes, and a quarter-warp's 8
 // float4 reads of a column are 8 consecutive float4, conflict-free (chapter 4). A
 // padding would have to be a multiple of 4 floats to keep the columns 16-byte aligned.
-__device__ constexpr auto smem_gemm_layout = wb::col_major(Int<kGemmTile>{}, Int<kGemmTileK>{});  // (128,8):(1,128)
-// Copying: the 256 threads over the tile's (32,8) quads, a warp 32 consecutive quads
-// (512 bytes) of one column. With 4-byte copies (the fallback), (32,8) over floats.
-__device__ constexpr auto gemm_copy_layout = wb::col_major(Int<kGemmTile / 4>{}, Int<kGemmTileK>{});  // (32,8)
-// Computing: 16x16 threads, each owning rows micro_row(r, i) and columns micro_col(c, j).
+__device__ constexpr auto smem_gemm_layout = wb::col_major(Int<kGemmTile>{}, Int<kGemmTileK>{});  // (128,16):(1,128)
+// Copying: the 256 threads as (32,8), over the tile's (32,16) quads (a warp copies 32
+// consecutive quads, 512 bytes, of one column; each thread two columns), or over its
+// (128,16) floats for the 4-byte fallback.
+__device__ constexpr auto gemm_copy_layout = wb::col_major(Int<32>{}, Int<8>{});  // (32,8)
+// Computing: 16x16 threads, each owning rows micro_row(r, i) and columns micro_row(c, j).
 __device__ constexpr auto gemm_thread_layout = wb::col_major(Int<16>{}, Int<16>{});  // (16,16)
 constexpr int kMicro = 8;  // a thread's 8x8 elements of C: 2x2 blocks of 4x4
 //! [gemm layouts]
 
 static_assert(gemm_copy_layout.size() == kThreads && gemm_thread_layout.size() == kThreads,
               "the GEMM's thread layouts are the block's 256 threads");
+static_assert(kGemmTile == 4 * gemm_copy_layout.rows && kGemmTileK % gemm_copy_layout.cols == 0,
+              "the copying threads tile the tile's quads exactly");
 
 __device__ constexpr int micro_row(int thread_row, int i) { return (i / 4) * 64 + thread_row * 4 + i % 4; }
 
@@ -132,31 +137,59 @@ __device__ int valid_extent(int extent, int start, int tile) { return extent - s
 // The fallback: one 4-byte copy an element, zeros outside the array (chapter 4's load).
 __device__ void load_tile_4(float* smem_tile, const float* gmem_tile, int ld, int valid_rows, int valid_k) {
   const wb::Coord thread_coord = gemm_copy_layout.coord(threadIdx.x);
-  for (int row = thread_coord.row; row < kGemmTile; row += gemm_copy_layout.rows) {
-    const bool inside = row < valid_rows && thread_coord.col < valid_k;
-    wb::cp_async_ca<4>(&smem_tile[smem_gemm_layout(row, thread_coord.col)],
-                       inside ? &gmem_tile[row + thread_coord.col * ld] : gmem_tile, inside ? 4 : 0);
+  for (int col = thread_coord.col; col < kGemmTileK; col += gemm_copy_layout.cols) {
+    for (int row = thread_coord.row; row < kGemmTile; row += gemm_copy_layout.rows) {
+      const bool inside = row < valid_rows && col < valid_k;
+      wb::cp_async_ca<4>(&smem_tile[smem_gemm_layout(row, col)], inside ? &gmem_tile[row + col * ld] : gmem_tile,
+                         inside ? 4 : 0);
+    }
   }
 }
 
-//! [step 2 load]
-// Copies the (128,8) tile at gmem_tile (column-major, `ld` rows) into smem_tile with one
-// 16-byte cp.async a thread. gmem_tile and ld must keep every quad 16-byte aligned (ld
-// a multiple of 4). Rows past valid_rows and columns past valid_k become zeros.
-__device__ void load_tile_16(float* smem_tile, const float* gmem_tile, int ld, int valid_rows, int valid_k) {
-  const wb::Coord thread_coord = gemm_copy_layout.coord(threadIdx.x);  // in (32,8): quad, column
-  //! [step 2 hole]
+//! [step 2 loads]
+// Copies the (128,16) tile at gmem_tile (column-major, `ld` rows, a multiple of 4) into
+// smem_tile, one 16-byte cp.async per quad, two a thread. The tile lies wholly inside
+// the array: no bounds, no predicates (they would cost more instructions than the copy).
+__device__ void load_whole_tile_16(float* smem_tile, const float* gmem_tile, int ld) {
+  const wb::Coord thread_coord = gemm_copy_layout.coord(threadIdx.x);  // in (32,8): quad, first column
+  //! [step 2a hole]
   const int row = 4 * thread_coord.row;  // the quad's first row
-  const int col = thread_coord.col;
-  // How many of the quad's 4 floats lie inside the array: 4, fewer at the bottom edge
-  // (the rest of the 16 bytes become zeros), none past the edge or past valid_k.
-  const int rows_left = valid_rows - row;
-  const int floats = col >= valid_k || rows_left <= 0 ? 0 : rows_left < 4 ? rows_left : 4;
-  wb::cp_async_cg(&smem_tile[smem_gemm_layout(row, col)], floats > 0 ? &gmem_tile[row + col * ld] : gmem_tile,
-                  4 * floats);
-  //! [step 2 hole]
+  WB_UNROLL
+  for (int col = thread_coord.col; col < kGemmTileK; col += gemm_copy_layout.cols) {
+    wb::cp_async_cg(&smem_tile[smem_gemm_layout(row, col)], &gmem_tile[row + col * ld]);
+  }
+  //! [step 2a hole]
 }
-//! [step 2 load]
+
+// The same for a tile at an edge of the array: quads at rows past valid_rows or columns
+// past valid_k read nothing and become zeros. With ld and the tile's first row multiples
+// of 4, so is valid_rows: a quad lies wholly inside the array or wholly outside it.
+__device__ void load_tile_16(float* smem_tile, const float* gmem_tile, int ld, int valid_rows, int valid_k) {
+  const wb::Coord thread_coord = gemm_copy_layout.coord(threadIdx.x);  // in (32,8): quad, first column
+  //! [step 2b hole]
+  const int row = 4 * thread_coord.row;
+  for (int col = thread_coord.col; col < kGemmTileK; col += gemm_copy_layout.cols) {
+    const bool inside = row < valid_rows && col < valid_k;
+    wb::cp_async_cg(&smem_tile[smem_gemm_layout(row, col)], inside ? &gmem_tile[row + col * ld] : gmem_tile,
+                    inside ? 16 : 0);
+  }
+  //! [step 2b hole]
+}
+//! [step 2 loads]
+
+// One operand's k-tile: 16-byte copies where its columns start at multiples of 16 bytes
+// (in_quads: its leading dimension a multiple of 4), the unbounded ones for a whole
+// tile; else chapter 4's 4-byte copies.
+__device__ void load_operand_tile(float* smem_tile, const float* gmem_tile, int ld, int valid_rows, int valid_k,
+                                  bool in_quads) {
+  if (!in_quads) {
+    load_tile_4(smem_tile, gmem_tile, ld, valid_rows, valid_k);
+  } else if (valid_rows == kGemmTile && valid_k == kGemmTileK) {
+    load_whole_tile_16(smem_tile, gmem_tile, ld);
+  } else {
+    load_tile_16(smem_tile, gmem_tile, ld, valid_rows, valid_k);
+  }
+}
 
 // acc += this stage's A tile times its B tile: per kk, the thread's 8 values of A and 8
 // of B read as float4 into registers, then 64 FMAs (chapter 4, step 4).
@@ -184,8 +217,8 @@ __device__ void multiply_stage(float (&acc)[kMicro][kMicro], const float* smem_a
 //! [step 2 kernel]
 __global__ void __launch_bounds__(kThreads) gemm_copies_16_kernel(const float* gmem_a, const float* gmem_b,
                                                                    float* gmem_c, int m, int n, int k) {
-  __shared__ __align__(16) float smem_a[kGemmStages][smem_gemm_layout.cosize()];  // kGemmStages x (128,8)
-  __shared__ __align__(16) float smem_b[kGemmStages][smem_gemm_layout.cosize()];  // kGemmStages x (128,8)
+  __shared__ __align__(16) float smem_a[kGemmStages][smem_gemm_layout.cosize()];  // kGemmStages x (128,16)
+  __shared__ __align__(16) float smem_b[kGemmStages][smem_gemm_layout.cosize()];  // kGemmStages x (128,16): 48 KiB in all
 
   const int tile_m = blockIdx.x * kGemmTile;
   const int tile_n = blockIdx.y * kGemmTile;
@@ -206,16 +239,8 @@ __global__ void __launch_bounds__(kThreads) gemm_copies_16_kernel(const float* g
     if (k_tile < k_tiles) {
       const int k0 = k_tile * kGemmTileK;
       const int valid_k = valid_extent(k, k0, kGemmTileK);
-      if (a_in_quads) {
-        load_tile_16(smem_a[stage], gmem_a_rows + k0 * m, m, valid_m, valid_k);
-      } else {
-        load_tile_4(smem_a[stage], gmem_a_rows + k0 * m, m, valid_m, valid_k);
-      }
-      if (b_in_quads) {
-        load_tile_16(smem_b[stage], gmem_b_rows + k0 * n, n, valid_n, valid_k);
-      } else {
-        load_tile_4(smem_b[stage], gmem_b_rows + k0 * n, n, valid_n, valid_k);
-      }
+      load_operand_tile(smem_a[stage], gmem_a_rows + k0 * m, m, valid_m, valid_k, a_in_quads);
+      load_operand_tile(smem_b[stage], gmem_b_rows + k0 * n, n, valid_n, valid_k, b_in_quads);
     }
     wb::cp_async_commit();
   };
@@ -255,11 +280,12 @@ __global__ void copy_any_length_16_kernel(const float* gmem_in, float* gmem_out,
 
   //! [step 3 hole]
   const int first = 4 * threadIdx.x;  // this thread's quad: floats [first, first + 4) of the tile
-  if (first < valid) {
-    // The last quad of the array may hold 1 to 3 floats: read those only; the copy
-    // fills the rest of its 16 bytes with zeros.
-    const int floats = valid - first < 4 ? valid - first : 4;
-    wb::cp_async_cg(&smem_tile[first], &gmem_tile_in[first], 4 * floats);
+  if (first + 4 <= valid) {
+    wb::cp_async_cg(&smem_tile[first], &gmem_tile_in[first]);
+  } else {
+    // The array's last quad, when count is no multiple of 4, holds 1 to 3 floats: a
+    // 16-byte copy would address bytes past the end of the array. Float by float.
+    for (int index = first; index < valid; ++index) wb::cp_async_ca<4>(&smem_tile[index], &gmem_tile_in[index]);
   }
   wb::cp_async_commit();
   wb::cp_async_wait<0>();

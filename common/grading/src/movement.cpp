@@ -58,6 +58,7 @@ void check_movement(const MovementCheck& check, const std::string& configuration
   }
 #endif
   const std::vector<float> output = gmem_out.download();
+  if (options.known_cause.empty() && check.explain) options.known_cause = check.explain(output, input);
   if (options.known_cause.empty() &&
       std::all_of(output.begin(), output.end(),
                   [](float value) { return poison::matches(value, poison::Kind::unwritten); })) {

@@ -119,11 +119,25 @@ void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_
                 ErrorKind::misaligned);
   }
   if (src_bytes > 0) {
+    // A copy that reads anything addresses all of its copy size: a source size below it
+    // zero-fills the destination, but compute-sanitizer still reports the whole vector
+    // read past the end of an allocation, and so does the simulator. A source size of
+    // 0 reads nothing and needs no valid source.
     const Allocation* source = worker.job->allocations.around(global_src, 0);
     const auto* source_begin = static_cast<const std::byte*>(global_src);
     if (source == nullptr || source_begin + src_bytes > source->begin + source->bytes) {
       const BadSource bad = explain_bad_source(global_src, src_bytes);
       kernel_fail(file, line, what + bad.message, bad.kind);
+    }
+    if (source_begin + copy_bytes > source->begin + source->bytes) {
+      const BadSource bad = explain_bad_source(global_src, copy_bytes);
+      kernel_fail(file, line,
+                  what + bad.message + ". Its source size is " + std::to_string(src_bytes) +
+                      " bytes, all inside the array, but the copy still addresses all " +
+                      std::to_string(copy_bytes) +
+                      " (compute-sanitizer reports it the same way): copy an array's last, "
+                      "partial vector with narrower copies",
+                  bad.kind);
     }
   }
   AsyncCopyQueue& queue = thread.copies;

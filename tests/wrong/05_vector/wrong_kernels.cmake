@@ -27,26 +27,47 @@ wb_wrong_kernel(quad_row_not_scaled
 wb_wrong_kernel(mixed_widths_four_byte_copies_in_the_16_byte_kernel
   FIND "    wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)], &gmem_tile_in[row + col * rows]);"
   REPLACE "    for (int i = 0; i < 4; ++i) wb::cp_async_ca<4>(&smem_tile[smem_16_layout(row + i, col)], &gmem_tile_in[row + i + col * rows]);"
-  EXPECT "step 1.*should take [0-9]+ copies of 16 bytes and no other; the kernel issued [0-9]+ of 4 bytes, 0 of 8 and 0 of 16")
+  EXPECT "step 1.*in copies of 16 bytes should take [0-9]+ copies of 16 bytes, 0 of 8 and 0 of 4; the kernel issued 0 of 16 bytes, 0 of 8 and [0-9]+ of 4")
 
 # Mixed widths in the GEMM: B's tiles always take the 4-byte fallback.
 wb_wrong_kernel(gemm_b_tiles_in_4_byte_copies
-  FIND "      if (b_in_quads) {"
-  REPLACE "      if (b_in_quads && false) {"
-  EXPECT "step 2.*should take [0-9]+ copies of 16 bytes and 0 of 4.*issued [0-9]+ of 16 bytes, 0 of 8 and [1-9][0-9]* of 4")
+  FIND "load_operand_tile(smem_b[stage], gmem_b_rows + k0 * n, n, valid_n, valid_k, b_in_quads);"
+  REPLACE "load_operand_tile(smem_b[stage], gmem_b_rows + k0 * n, n, valid_n, valid_k, false);"
+  EXPECT "step 2.*should take [0-9]+ copies of 16 bytes, 0 of 8 and 0 of 4; the kernel issued [0-9]+ of 16 bytes, 0 of 8 and [1-9][0-9]* of 4")
 
-# Edge quads of the GEMM read whole: past valid_k, the last tile's copies read columns
-# of A beyond its end.
+# The edge tiles' quads all read whole: past valid_k, the last k-tile's copies read
+# columns of A beyond its end.
 wb_wrong_kernel(gemm_edge_quads_read_whole
-  FIND "  const int floats = col >= valid_k || rows_left <= 0 ? 0 : rows_left < 4 ? rows_left : 4;"
-  REPLACE "  const int floats = 4;"
-  EXPECT "step 2.*past its end.*must read only the floats inside the array")
+  FIND "    const bool inside = row < valid_rows && col < valid_k;\n    wb::cp_async_cg("
+  REPLACE "    const bool inside = true;\n    wb::cp_async_cg("
+  EXPECT "step 2.*past its end.*must read 0 bytes \\(load_tile_16\\)")
 
-# 16-byte copies of an odd-length tail: the last quad read whole, past the array's end.
+# Every tile taken for whole: the edge tiles too are copied without bounds.
+wb_wrong_kernel(gemm_edge_tiles_copied_as_whole
+  FIND "  } else if (valid_rows == kGemmTile && valid_k == kGemmTileK) {"
+  REPLACE "  } else if (true) {"
+  EXPECT "step 2.*past its end.*only whole tiles may take load_whole_tile_16")
+
+# 16-byte copies of an odd-length tail: the last, partial quad copied whole, past the
+# array's end.
 wb_wrong_kernel(tail_read_as_a_whole_quad
-  FIND "    wb::cp_async_cg(&smem_tile[first], &gmem_tile_in[first], 4 * floats);"
-  REPLACE "    wb::cp_async_cg(&smem_tile[first], &gmem_tile_in[first]);"
-  EXPECT "step 3.*past its end.*last quad may hold 1 to 3")
+  FIND "  if (first + 4 <= valid) {"
+  REPLACE "  if (first < valid) {"
+  EXPECT "step 3.*past its end.*last quad may hold 1 to 3 floats")
+
+# The last, partial quad with one 16-byte copy and a smaller source size: it reads only
+# what exists, but still addresses 16 bytes past the end (compute-sanitizer reports it).
+wb_wrong_kernel(tail_quad_with_a_partial_source_size
+  FIND "    for (int index = first; index < valid; ++index) wb::cp_async_ca<4>(&smem_tile[index], &gmem_tile_in[index]);"
+  REPLACE "    if (first < valid) wb::cp_async_cg(&smem_tile[first], &gmem_tile_in[first], 4 * (valid - first));"
+  EXPECT "step 3.*source size is [0-9]+ bytes, all inside the array, but the copy still addresses all 16")
+
+# The last, partial quad forgotten: its floats are never copied, and the output keeps
+# the poison of unwritten shared memory there.
+wb_wrong_kernel(tail_quad_dropped
+  FIND "    for (int index = first; index < valid; ++index) wb::cp_async_ca<4>(&smem_tile[index], &gmem_tile_in[index]);"
+  REPLACE ""
+  EXPECT "step 3.*only floats 1024 to 1026 can be wrong here, those of the array.s last, partial quad")
 
 # The barrier after the wait missing in step 3: the stores read other threads' quads.
 wb_wrong_kernel(tail_missing_barrier

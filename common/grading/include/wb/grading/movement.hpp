@@ -30,6 +30,9 @@ struct MovementCheck {
   // Whether the step loads through cp.async: if it issued none at all, the report says so
   // instead of reading the poison left in shared memory as a missing barrier.
   bool uses_cp_async = true;
+  // The step's own reading of a wrong output (which elements are wrong says which part of
+  // the kernel is): a likely cause, or "" to leave it to the general ones.
+  std::function<std::string(const std::vector<float>& output, const std::vector<float>& input)> explain;
 #if WB_BACKEND_SIM
   // The technique, checked once the results are right (empty: none).
   std::function<::testing::AssertionResult(const sim::LaunchStats&)> technique;
