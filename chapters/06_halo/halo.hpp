@@ -6,6 +6,7 @@
 
 namespace ch06 {
 
+//! [interface]
 // The convolution, for a float array `input` of n elements and `width` weights:
 //
 //   output[i] = sum over k < width of input[i + k - halo] * weights[k],  halo = (width - 1) / 2
@@ -28,6 +29,7 @@ inline constexpr int kSeedSize = 16384;
 inline constexpr int kStreamTile = 1024;
 inline constexpr int kOutputsPerThread = kStreamTile / kThreads;  // 4
 inline constexpr int kBuffers = 2;
+//! [interface]
 
 // Each function convolves the device array gmem_in (n floats) with the device array
 // gmem_weights and writes the n outputs to gmem_out. Any n >= 1 (std::invalid_argument

@@ -86,12 +86,14 @@ class Diagnosis {
                "beyond the tile at its edges: " + span + ".";
       }
       if (left_depth > 0) {
-        return "only the first " + plural(left_depth, "output", "outputs") + " of each tile " +
+        return "only the first " + std::string(left_depth == 1 ? "output" : plural(left_depth, "output", "outputs")) +
+               " of each tile " +
                (left_depth == 1 ? "is" : "are") + " wrong: the halo of one side only, is the left " +
-               "halo loaded? The span starts " + std::to_string(halo) + " before the tile: " + span + ".";
+               "halo loaded" + (left_depth < halo ? " whole (the span starting one element late: the halo off by one)?" : "?") +
+               " The span starts " + std::to_string(halo) + " before the tile: " + span + ".";
       }
-      return "only the last " + plural(right_depth, "output", "outputs") + " of each tile " +
-             (right_depth == 1 ? "is" : "are") + " wrong: the halo of one side only, is the right halo loaded" +
+      return "only the last " + std::string(right_depth == 1 ? "output" : plural(right_depth, "output", "outputs")) +
+             " of each tile " + (right_depth == 1 ? "is" : "are") + " wrong: the halo of one side only, is the right halo loaded" +
              (right_depth < halo ? " whole (the span one element short: the halo off by one)?" : "?") + " " +
              span + ".";
     }
