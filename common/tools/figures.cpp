@@ -923,13 +923,13 @@ using ch06::kWidth;
 // inputs one output reads.
 void span_figure(Svg& svg, double y0) {
   const int tiles_drawn = 3;
-  const double x0 = 60, tile_w = 300, cell = tile_w / 12;  // a tile drawn as 12 cells, the halo as kHalo cells
+  const double x0 = 130, tile_w = 300, cell = tile_w / 12;  // a tile drawn as 12 cells, the halo as kHalo cells
   svg.text(20, y0, "The array in tiles of " + std::to_string(kTile) + " outputs; a tile's span is its inputs and " +
                        std::to_string(kHalo) + " more on each side (the halo, for " + std::to_string(kWidth) +
                        " weights)",
            13, "start", true);
   const double array_y = y0 + 30;
-  svg.text(x0 - 8, array_y + 17, "input", 12, "end");
+  svg.text(x0 - kHalo * cell - 8, array_y + 17, "input", 12, "end");
   for (int t = 0; t < tiles_drawn; ++t) {
     const double x = x0 + t * tile_w;
     svg.rect(x, array_y, tile_w, 26, t == 1 ? "#80b1d3" : "#dddddd", "#ffffff", 2);
@@ -943,7 +943,7 @@ void span_figure(Svg& svg, double y0) {
     const double y = array_y + 50 + t * 62;
     const int span_start = t * kTile - kHalo;
     const double x_tile = x0 + t * tile_w;
-    svg.text(x0 - 8, y + 17, "span " + std::to_string(t), 12, "end", true);
+    svg.text(x0 - kHalo * cell - 8, y + 17, "span " + std::to_string(t), 12, "end", true);
     for (int h = 0; h < kHalo; ++h) {
       const int left = span_start + h, right = (t + 1) * kTile + h;
       const double xl = x_tile - (kHalo - h) * cell, xr = x_tile + tile_w + h * cell;

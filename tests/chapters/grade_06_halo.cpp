@@ -119,6 +119,12 @@ std::string figure(double value) {
   return text;
 }
 
+std::string two_decimals(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", value);
+  return text;
+}
+
 int tiles_of(int n, int tile) { return (n + tile - 1) / tile; }
 
 // Every element of every span, halo included, reached shared memory through cp.async,
@@ -180,8 +186,8 @@ bool overlap_judged(const wb::sim::LaunchStats& stats, int n) {
     return ::testing::AssertionSuccess();
   }
   return ::testing::AssertionFailure()
-         << "the waits found " << figure(found.at_waits) << " tiles in flight and left "
-         << figure(found.after_waits) << " travelling, on average (" << stats.waits << " waits, "
+         << "the waits found " << two_decimals(found.at_waits) << " tiles in flight and left "
+         << two_decimals(found.after_waits) << " travelling, on average (" << stats.waits << " waits, "
          << stats.blocks << " blocks of " << tiles_of(n, ch06::kStreamTile) / static_cast<int>(stats.blocks)
          << " or more tiles): the copies and the arithmetic take turns. Double buffering has two groups "
             "in flight at each wait, this tile's and the next one's (at least "

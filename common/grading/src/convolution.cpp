@@ -107,6 +107,18 @@ class Diagnosis {
                ", and output tile_start + t reads smem_span[t + k] for k from 0 to width - 1.";
       }
     }
+    // Every output unfilled shared memory, though the copies landed (no in-flight poison)
+    // and the barriers passed (a race would have stopped the kernel): every output reads
+    // every weight, but only its own part of the span.
+    if (static_cast<int>(wrong_.size()) == n && std::all_of(wrong_.begin(), wrong_.end(), [&](int i) {
+          return poison::matches(output_[static_cast<std::size_t>(i)], poison::Kind::stale);
+        })) {
+      return "every output read shared memory that nothing had written, though the span's copies were " +
+             std::string("waited for and the block met at its barrier. Every output reads all the weights and only ") +
+             "its own part of the span: is every one of the " + std::to_string(check_.width) +
+             " weights stored into shared memory (a loop over k from threadIdx.x to the width, by the block's " +
+             "threads, not one warp's lanes)?";
+    }
     if (check_.width > 1 && matches(convolution_reference(input_, weights_, 0, true))) {
       return "the weights are applied in reverse order: output[i] pairs input[i + k - halo] with weights[k] " +
              std::string("(as the seed defines it), not with weights[width - 1 - k].");

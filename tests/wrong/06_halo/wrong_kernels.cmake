@@ -100,19 +100,19 @@ wb_wrong_kernel(buffer_refilled_before_its_readers_are_done
 wb_wrong_kernel(serialised_by_wait_0
   FIND "    wb::cp_async_wait<1>();  // this tile's group has landed"
   REPLACE "    wb::cp_async_wait<0>();  // this tile's group has landed"
-  EXPECT "step 2.*the waits found 1 tiles in flight and left 0 travelling.*a wb::cp_async_wait<0>\\(\\) lands the next one too and serialises the copies and the arithmetic")
+  EXPECT "step 2.*the waits found 1.00 tiles in flight and left 0.00 travelling.*a wb::cp_async_wait<0>\\(\\) lands the next one too and serialises the copies and the arithmetic")
 
 # The next tile issued after this tile's arithmetic: one group in flight at a time.
 wb_wrong_kernel(next_tile_loaded_after_the_arithmetic
   FIND "    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n    wb::cp_async_wait<1>();  // this tile's group has landed; the next one's may still travel\n    __syncthreads();         // everyone's copies of this tile, and the weights, visible to all\n    convolve_stream_tile<kWidth>(smem_span[buffer], smem_weights, gmem_out, n, tile * kStreamTile);\n    __syncthreads();  // everyone has read this buffer before the next iteration refills it\n"
   REPLACE "    wb::cp_async_wait<0>();\n    __syncthreads();\n    convolve_stream_tile<kWidth>(smem_span[buffer], smem_weights, gmem_out, n, tile * kStreamTile);\n    __syncthreads();\n    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n"
-  EXPECT "step 2.*the waits found 1 tiles in flight and left 0 travelling.*Issue the next tile's copies, into the other buffer, before this tile's wait and arithmetic, not after them")
+  EXPECT "step 2.*the waits found 1.00 tiles in flight and left 0.00 travelling.*Issue the next tile's copies, into the other buffer, before this tile's wait and arithmetic, not after them")
 
 # Step 3's weights loaded by one warp's lanes: enough up to width 32, not at 33.
 wb_wrong_kernel(weights_loaded_by_one_warp
   FIND "  for (int k = threadIdx.x; k < Width; k += kThreads) smem_weights[k] = gmem_weights[k];\n"
   REPLACE "  if (threadIdx.x < 32 && threadIdx.x < Width) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n"
-  EXPECT "step 3.*33 weights.*This width, 33, is wider than a warp: are all 33 weights loaded")
+  EXPECT "step 3.*33 weights.*Likely cause: every output read shared memory that nothing had written.*is every one of the 33 weights stored.*This width, 33, is wider than a warp")
 
 # Step 3's span sized with the seed's halo: right at width 5 only.
 wb_wrong_kernel(halo_fixed_at_the_seeds
