@@ -35,7 +35,7 @@ static_assert(kTile % kThreads == 0 && kStreamTile % kThreads == 0,
 // Given: the pieces around the holes.
 
 // The number of tiles of `tile` outputs that cover n outputs (the last may be partial).
-int tiles_of(int n, int tile) { return (n + tile - 1) / tile; }
+WB_HOST_DEVICE int tiles_of(int n, int tile) { return (n + tile - 1) / tile; }
 
 //! [load span]
 // Issues the copies of the span of the tile of Tile outputs that starts at output
@@ -101,7 +101,7 @@ __global__ void convolve_double_buffered_kernel(const float* gmem_in, const floa
   __shared__ float smem_span[kBuffers][kStreamTile + 2 * kHalo];  // 2 x (1028)
   __shared__ float smem_weights[kWidth];                          // (5)
 
-  const int tiles = (n + kStreamTile - 1) / kStreamTile;
+  const int tiles = tiles_of(n, kStreamTile);
   // TODO(step 2): put the block's first tile (blockIdx.x) in flight in smem_span[0] and load the weights;
   // then for each of the block's tiles (tile = blockIdx.x, blockIdx.x + gridDim.x, ...): put the next
   // tile's span in flight in the other buffer, commit, wait for this tile only (the next may travel),
@@ -119,7 +119,7 @@ __global__ void convolve_width_kernel(const float* gmem_in, const float* gmem_we
   __shared__ float smem_span[kBuffers][kStreamTile + 2 * halo];  // 2 x (1024 + Width - 1)
   __shared__ float smem_weights[Width];                          // (Width)
 
-  const int tiles = (n + kStreamTile - 1) / kStreamTile;
+  const int tiles = tiles_of(n, kStreamTile);
   // TODO(step 3): step 2's loop for Width weights: the span with `halo` on each side, all Width weights
   // loaded (Width may exceed a warp), convolve_stream_tile<Width> (about 16 lines)
 }

@@ -35,7 +35,7 @@ static_assert(kTile % kThreads == 0 && kStreamTile % kThreads == 0,
 // Given: the pieces around the holes.
 
 // The number of tiles of `tile` outputs that cover n outputs (the last may be partial).
-int tiles_of(int n, int tile) { return (n + tile - 1) / tile; }
+WB_HOST_DEVICE int tiles_of(int n, int tile) { return (n + tile - 1) / tile; }
 
 //! [load span]
 // Issues the copies of the span of the tile of Tile outputs that starts at output
@@ -116,7 +116,7 @@ __global__ void convolve_double_buffered_kernel(const float* gmem_in, const floa
   __shared__ float smem_span[kBuffers][kStreamTile + 2 * kHalo];  // 2 x (1028)
   __shared__ float smem_weights[kWidth];                          // (5)
 
-  const int tiles = (n + kStreamTile - 1) / kStreamTile;
+  const int tiles = tiles_of(n, kStreamTile);
   //! [step 2 hole]
   // The first tile's copies in flight, the weights loaded meanwhile.
   load_span_async<kStreamTile, kHalo>(smem_span[0], gmem_in, n, blockIdx.x * kStreamTile);
@@ -150,7 +150,7 @@ __global__ void convolve_width_kernel(const float* gmem_in, const float* gmem_we
   __shared__ float smem_span[kBuffers][kStreamTile + 2 * halo];  // 2 x (1024 + Width - 1)
   __shared__ float smem_weights[Width];                          // (Width)
 
-  const int tiles = (n + kStreamTile - 1) / kStreamTile;
+  const int tiles = tiles_of(n, kStreamTile);
   //! [step 3 hole]
   load_span_async<kStreamTile, halo>(smem_span[0], gmem_in, n, blockIdx.x * kStreamTile);
   wb::cp_async_commit();
