@@ -23,9 +23,10 @@ set(WB_EXPECT_REJECTION "${CMAKE_CURRENT_LIST_DIR}/ExpectRejection.cmake")
 set(WB_CHECK_SCRIPT "${PROJECT_SOURCE_DIR}/common/tools/check_chapter.sh")
 set(WB_BENCH_SCRIPT "${PROJECT_SOURCE_DIR}/common/tools/bench_chapter.sh")
 
-# The learner's half-done file must build: unused set-up variables are expected there,
-# and a mistake the compiler warns of (`row + 32` for `row += 32`) is shown, never an
-# error, so that the grader can explain it.
+# The learner's half-done file must build: unused set-up variables and parameters (a
+# function whose whole body is a hole) are expected there, and a mistake the compiler
+# warns of (`row + 32` for `row += 32`) is shown, never an error, so that the grader can
+# explain it.
 function(wb_relax_learner_warnings target)
   target_compile_options(${target} PRIVATE
     $<$<COMPILE_LANGUAGE:CXX>:-Wno-unused-variable -Wno-unused-but-set-variable -Wno-unused-parameter -Wno-error=unused-value>

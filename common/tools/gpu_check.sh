@@ -46,8 +46,9 @@ grade_as_learner 3 03_transpose transpose.cu unpadded_tile uncoalesced_writes mi
   block_indices_not_swapped_on_the_way_out
 grade_as_learner 4 04_gemm gemm.cu no_barrier_between_wait_and_reads pipeline_serialised_by_wait_0 \
   stage_index_off_by_one
+grade_as_learner 6 06_halo halo.cu seed_pass_through_edges next_buffer_read_before_its_wait serialised_by_wait_0
 if command -v compute-sanitizer >/dev/null; then
-  for number in 1 2 3 4; do
+  for number in 1 2 3 4 6; do
     for tool in memcheck racecheck synccheck; do
       compute-sanitizer --tool $tool --error-exitcode 9 "$build/tests/grade_chapter${number}_solution_cuda" \
         > "$logs/sanitizer${number}_$tool.txt" 2>&1
@@ -55,7 +56,7 @@ if command -v compute-sanitizer >/dev/null; then
     done
   done
 fi
-for number in 1 2 3 4; do
+for number in 1 2 3 4 6; do
   (cd "$build" && make "bench-chapter$number" 2>&1 | tee "$logs/bench$number.txt" | grep -E "GB/s|TFLOP|Chapter|stride|cuBLAS|REG:")
 done
 # The bank conflicts of chapter 2's column sums as the GPU counts them, beside the

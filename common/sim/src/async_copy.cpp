@@ -211,6 +211,7 @@ void cp_async_wait(int pending_groups, const char* file, int line) {
     perform_copies(queue, queue.group_ends[queue.first_pending_group]);
     ++queue.first_pending_group;
   }
+  stats.copies_in_flight_after_waits += queue.not_performed();
   if (queue.not_performed() == 0) queue.clear();
 }
 

@@ -588,6 +588,7 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   commit_groups += other.commit_groups;
   waits += other.waits;
   copies_in_flight_at_waits += other.copies_in_flight_at_waits;
+  copies_in_flight_after_waits += other.copies_in_flight_after_waits;
   copies_never_waited += other.copies_never_waited;
   for (int kind = 0; kind < kAccessKinds; ++kind) requests[kind] += other.requests[kind];
   for (const auto& [key, site] : other.sites) {

@@ -81,6 +81,15 @@ void raise_shared_limit(const void* kernel, std::size_t shared_bytes) {
                                      static_cast<int>(shared_bytes)));
 }
 
+int resident_blocks(const void* kernel, int block_threads, std::size_t shared_bytes) {
+  int device = 0, multiprocessors = 0, per_multiprocessor = 0;
+  WB_CUDA_CHECK(cudaGetDevice(&device));
+  WB_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  WB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, block_threads,
+                                                              shared_bytes));
+  return std::max(1, multiprocessors * per_multiprocessor);
+}
+
 }  // namespace detail
 
 void synchronize() { WB_CUDA_CHECK(cudaDeviceSynchronize()); }

@@ -126,6 +126,9 @@ struct LaunchStats {
   // Copies not yet landed at each wait, summed over the waits: over `waits`, how many
   // copies a wait found in flight on average (1 when every copy is waited for at once).
   std::uint64_t copies_in_flight_at_waits = 0;
+  // Copies a wait left in flight (the newest N groups of a wait_group N), summed over the
+  // waits: over `waits`, how much a thread kept travelling while it went on computing.
+  std::uint64_t copies_in_flight_after_waits = 0;
   std::uint64_t copies_never_waited = 0;  // copies still pending when their thread ended
   // Warp requests of each kind, and per code address.
   RequestCounts requests[kAccessKinds];

@@ -1,0 +1,167 @@
+// Chapter 6, halo convolution: output[i] = sum over k of input[i + k - halo] * weights[k],
+// zero outside the array.
+//
+// A block computes a tile of consecutive outputs. Output i reads the inputs from
+// i - halo to i + halo, so the tile needs its own inputs and `halo` more on each side:
+// the span, input[tile_start - halo, tile_start + tile + halo). Each input of the span is
+// read by up to `width` outputs: the span goes to shared memory once, with cp.async, and
+// the outputs read it there. The span's elements that lie outside the array are zeros:
+// a cp.async that reads 0 bytes writes a zero, so that the arithmetic needs no bounds.
+// The weights are few and loaded with plain loads, while the span's copies travel.
+//
+// Step 1 computes one tile of 256 outputs a block, one output a thread. Step 2 makes
+// the kernel stream: a block walks many tiles of 1024 outputs (4 a thread) with two
+// buffers, issuing the next tile's copies before it waits for this tile's, so that a
+// copy is always in flight while the block computes. Step 3 is step 2 with the width a
+// template parameter, the halo and the shared arrays sized from it.
+//
+// Naming: gmem_ global memory, smem_ shared memory; spans are 1-D, their sizes in the
+// comments.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "halo.hpp"
+#include "wb/wb.cuh"
+
+namespace ch06 {
+namespace {
+
+static_assert(kWidth % 2 == 1, "a centred kernel has an odd width");
+static_assert(kTile % kThreads == 0 && kStreamTile % kThreads == 0,
+              "the threads of a block cover a tile in whole passes");
+
+// ---------------------------------------------------------------------------------
+// Given: the pieces around the holes.
+
+// The number of tiles of `tile` outputs that cover n outputs (the last may be partial).
+WB_HOST_DEVICE int tiles_of(int n, int tile) { return (n + tile - 1) / tile; }
+
+//! [load span]
+// Issues the copies of the span of the tile of Tile outputs that starts at output
+// tile_start, input[tile_start - Halo, tile_start + Tile + Halo), into
+// smem_span[0, Tile + 2 * Halo): smem_span[j] holds input[tile_start - Halo + j]. Elements
+// outside the array [0, n) become zeros. The copies are only issued: the commit, the
+// wait and the barrier are the caller's.
+template <int Tile, int Halo>
+__device__ void load_span_async(float* smem_span, const float* gmem_in, int n, int tile_start) {
+    // TODO(step 1): issue one cp.async per element of the span: smem_span[j] gets input[tile_start - Halo + j]
+    // for j from 0 to Tile + 2 * Halo - 1, the block's threads taking every kThreads-th j; an index outside
+    // [0, n) copies 0 bytes (a zero) instead of reading outside the array (about 6 lines)
+}
+//! [load span]
+
+// ---------------------------------------------------------------------------------
+// The steps.
+
+//! [step 1 kernel]
+__global__ void convolve_tile_kernel(const float* gmem_in, const float* gmem_weights, float* gmem_out, int n) {
+  __shared__ float smem_span[kTile + 2 * kHalo];  // (260): input[tile_start - 2, tile_start + 258)
+  __shared__ float smem_weights[kWidth];          // (5)
+
+  const int tile_start = blockIdx.x * kTile;       // this block's first output
+  const int out_index = tile_start + threadIdx.x;  // this thread's output; its inputs are
+                                                   // smem_span[threadIdx.x, threadIdx.x + 5)
+  // TODO(step 1): put the span in flight with load_span_async and commit it, load the weights into
+  // smem_weights with plain loads meanwhile, wait for the copies, let the block see the span and the
+  // weights, then store output out_index (if it lies inside the array): the sum over k of
+  // smem_span[threadIdx.x + k] * smem_weights[k] (about 13 lines)
+}
+//! [step 1 kernel]
+
+//! [convolve tile]
+// Steps 2 and 3: convolves the tile of kStreamTile outputs that starts at tile_start,
+// whose span is smem_span, and stores the outputs that lie inside [0, n). Thread t
+// computes the outputs t, t + 256, t + 512 and t + 768 of the tile: each store, and each
+// read of the span, is 32 consecutive floats of a warp. A weight is read once for the
+// thread's 4 outputs.
+template <int Width>
+__device__ void convolve_stream_tile(const float* smem_span, const float* smem_weights, float* gmem_out, int n,
+                                     int tile_start) {
+  float sums[kOutputsPerThread] = {};
+  WB_UNROLL
+  for (int k = 0; k < Width; ++k) {
+    const float weight = smem_weights[k];
+    WB_UNROLL
+    for (int j = 0; j < kOutputsPerThread; ++j) sums[j] += smem_span[threadIdx.x + j * kThreads + k] * weight;
+  }
+  WB_UNROLL
+  for (int j = 0; j < kOutputsPerThread; ++j) {
+    const int out_index = tile_start + threadIdx.x + j * kThreads;
+    if (out_index < n) gmem_out[out_index] = sums[j];
+  }
+}
+//! [convolve tile]
+
+//! [step 2 kernel]
+// The grid is smaller than the number of tiles: block b computes the tiles b, b + gridDim.x,
+// b + 2 * gridDim.x, ... Its i-th tile goes to buffer i % 2.
+__global__ void convolve_double_buffered_kernel(const float* gmem_in, const float* gmem_weights, float* gmem_out,
+                                                int n) {
+  __shared__ float smem_span[kBuffers][kStreamTile + 2 * kHalo];  // 2 x (1028)
+  __shared__ float smem_weights[kWidth];                          // (5)
+
+  const int tiles = tiles_of(n, kStreamTile);
+  // TODO(step 2): put the block's first tile (blockIdx.x) in flight in smem_span[0] and load the weights;
+  // then for each of the block's tiles (tile = blockIdx.x, blockIdx.x + gridDim.x, ...): put the next
+  // tile's span in flight in the other buffer, commit, wait for this tile only (the next may travel),
+  // let the block see it, convolve it with convolve_stream_tile<kWidth>, and keep its buffer from being
+  // refilled while others read it (about 18 lines)
+}
+//! [step 2 kernel]
+
+//! [step 3 kernel]
+template <int Width>
+__global__ void convolve_width_kernel(const float* gmem_in, const float* gmem_weights, float* gmem_out, int n) {
+  static_assert(Width % 2 == 1, "a centred kernel has an odd width");
+  static_assert(Width <= kStreamTile, "the span holds at most two tiles");
+  constexpr int halo = halo_of(Width);                           // (Width - 1) / 2 on each side
+  __shared__ float smem_span[kBuffers][kStreamTile + 2 * halo];  // 2 x (1024 + Width - 1)
+  __shared__ float smem_weights[Width];                          // (Width)
+
+  const int tiles = tiles_of(n, kStreamTile);
+  // TODO(step 3): step 2's loop for Width weights: the span with `halo` on each side, all Width weights
+  // loaded (Width may exceed a warp), convolve_stream_tile<Width> (about 16 lines)
+}
+//! [step 3 kernel]
+
+void require_size(const char* function, int n) {
+  if (n <= 0) throw std::invalid_argument(std::string(function) + ": n must be at least 1 (" + std::to_string(n) + ")");
+}
+
+// Steps 2 and 3: as many blocks as the GPU runs at once, each walking many tiles (no
+// block waits for a place, none is left over for a last, half-empty wave), and never
+// more blocks than tiles.
+template <class Kernel>
+dim3 streaming_grid(Kernel kernel, int n) {
+  return dim3(static_cast<unsigned>(std::min(tiles_of(n, kStreamTile), wb::resident_blocks(kernel, dim3(kThreads), 0))));
+}
+
+}  // namespace
+
+void convolve_tiles(const float* gmem_in, const float* gmem_weights, float* gmem_out, int n) {
+  require_size("convolve_tiles", n);
+  const dim3 grid(static_cast<unsigned>(tiles_of(n, kTile)));
+  wb::launch(convolve_tile_kernel, grid, dim3(kThreads), 0, gmem_in, gmem_weights, gmem_out, n);
+}
+
+void convolve_double_buffered(const float* gmem_in, const float* gmem_weights, float* gmem_out, int n) {
+  require_size("convolve_double_buffered", n);
+  wb::launch(convolve_double_buffered_kernel, streaming_grid(convolve_double_buffered_kernel, n), dim3(kThreads), 0,
+             gmem_in, gmem_weights, gmem_out, n);
+}
+
+template <int Width>
+void convolve_width(const float* gmem_in, const float* gmem_weights, float* gmem_out, int n) {
+  require_size("convolve_width", n);
+  wb::launch(convolve_width_kernel<Width>, streaming_grid(convolve_width_kernel<Width>, n), dim3(kThreads), 0,
+             gmem_in, gmem_weights, gmem_out, n);
+}
+
+template void convolve_width<3>(const float*, const float*, float*, int);
+template void convolve_width<5>(const float*, const float*, float*, int);
+template void convolve_width<7>(const float*, const float*, float*, int);
+template void convolve_width<9>(const float*, const float*, float*, int);
+template void convolve_width<33>(const float*, const float*, float*, int);
+
+}  // namespace ch06

@@ -1,0 +1,63 @@
+// Grading a 1-D convolution with a halo, output[i] = sum over k < width of
+// input[i + k - halo] * weights[k], halo = (width - 1) / 2, zero outside the array: one
+// run on fresh random input and weights, the output poisoned with guard bands around it,
+// then (1) nothing written outside the output, (2) every output within a tolerance of a
+// double-precision reference, with the wrong outputs located by tile and the pattern
+// named (only the tiles' edges: the halo; only the array's ends: the zeros; every output
+// shifted: an index; the weights reversed; the last partial tile never written; the
+// seed's pass-through edges), and (3) in the simulator, the step's technique.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "wb/grading/step.hpp"
+#include "wb/wb.cuh"
+
+namespace wb::grading {
+
+// An output may differ from the double reference by this much times the sum of the
+// weights' magnitudes: a float sum of `width` products is off by at most about
+// width * 6e-8 times that (2e-6 at width 33), and a missing product is off by its size.
+inline constexpr double kConvolutionTolerance = 1e-5;
+
+struct ConvolutionCheck {
+  Step step;
+  int n;      // elements of the input and the output
+  int width;  // weights
+  int tile;   // outputs of a block's tile, to locate mismatches and name edge patterns
+  // Launches the learner's kernel on device pointers.
+  std::function<void(const float* gmem_in, const float* gmem_weights, float* gmem_out)> run;
+  // Whether the step loads through cp.async (if it issued none, the report says so).
+  bool uses_cp_async = true;
+  // Appended to every failure of this case: what the case adds (a width wider than a warp).
+  std::string note;
+  // The likely cause when outputs hold the poison of a copy still in flight, in the
+  // step's words (a buffer index, a wait); empty: the generic one.
+  std::string in_flight_cause;
+#if WB_BACKEND_SIM
+  std::function<::testing::AssertionResult(const sim::LaunchStats&)> technique;
+  std::function<void(const sim::LaunchStats&)> on_success;
+#endif
+};
+
+// One run under the schedule named by `configuration`.
+void check_convolution(const ConvolutionCheck& check, const std::string& configuration);
+
+// check_convolution for each size, under each schedule, stopping at the first failure.
+void check_convolution_sizes(const std::vector<int>& sizes,
+                             const std::function<ConvolutionCheck(int n)>& make);
+
+// The reference in double precision. `shift` centres output i at i + shift, and
+// `reversed` applies the weights in reverse order, `clamped` repeats the end elements
+// instead of zeros (the mistakes the report recognises).
+std::vector<double> convolution_reference(const std::vector<float>& input, const std::vector<float>& weights,
+                                          int shift = 0, bool reversed = false, bool clamped = false);
+
+// "16461 elements, 5 weights (halo 2)"
+std::string convolution_text(int n, int width);
+
+}  // namespace wb::grading

@@ -1,0 +1,285 @@
+// The grader of chapter 6, halo convolution: a test per step, each at several sizes,
+// under the forward and the reverse schedule in the simulator and once on the GPU.
+//
+// Each run: fresh random input and weights, the output poisoned with guard bands around
+// it, then (1) nothing written outside the output, (2) every output within a tolerance of
+// a double-precision reference, tile edges and both ends of the array included, the
+// pattern of the wrong outputs named (wb/grading/convolution.hpp), and (3) in the
+// simulator, the technique: every element of every span, its halo included, reaches shared
+// memory through cp.async, exactly once; in steps 2 and 3 each wait finds two groups in
+// flight (this tile's and the next one's, issued before this tile's arithmetic) and
+// leaves the next one travelling.
+//
+// Sizes: the seed's 16384, sizes that are no multiple of the tile, a single partial
+// tile, and arrays shorter than the halo. The simulator runs grids of
+// wb::kSimulatedResidentBlocks (8) blocks in steps 2 and 3, so that a block walks several
+// tiles at these sizes; the GPU adds 2^24 elements.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "halo.hpp"
+#include "wb/grading/backend_test.hpp"
+#include "wb/grading/convolution.hpp"
+#include "wb/grading/step.hpp"
+#include "wb/grading/technique.hpp"
+
+namespace {
+
+using wb::grading::ConvolutionCheck;
+using wb::grading::Step;
+
+const char* const kFile = "chapters/06_halo/halo.cu";
+
+std::vector<int> sizes() {
+  std::vector<int> list{ch06::kSeedSize, ch06::kSeedSize + 77, 40960 + 333, 1000, 256, 3, 1};
+#if !WB_BACKEND_SIM
+  list.push_back(1 << 24);
+#endif
+  return list;
+}
+
+std::map<wb::ErrorKind, std::string> causes(const std::string& race) {
+  return {
+      {wb::ErrorKind::source_out_of_bounds,
+       "a cp.async read outside the input: the span reaches halo elements before the array's "
+       "start and after its end. A copy of an element outside [0, n) must read 0 bytes (its source "
+       "then is never read, and it writes a zero)."},
+      {wb::ErrorKind::source_not_device,
+       "a cp.async read outside the input: the span reaches halo elements before the array's "
+       "start and after its end. A copy of an element outside [0, n) must read 0 bytes (its source "
+       "then is never read, and it writes a zero)."},
+      {wb::ErrorKind::destination_not_shared,
+       "the shared address of a cp.async lies outside the span's buffer: does the loop over the span "
+       "stop at tile + 2 * halo elements, and is the buffer index 0 or 1?"},
+      {wb::ErrorKind::global_out_of_bounds,
+       "an access past the end of the input, the weights or the output: are the stores bounded by n "
+       "(the last tile is partial), and the weights' loads by the width?"},
+      {wb::ErrorKind::too_many_copies,
+       "copies issued without end: is a wait missing from the loop over tiles?"},
+      {wb::ErrorKind::shared_race, race},
+      {wb::ErrorKind::barrier,
+       "threads wait at different __syncthreads(): keep every barrier outside any condition that "
+       "differs between the threads of a block (out_index < n, say)."},
+  };
+}
+
+const Step kStep1{6, 1, "the tile and its halo through cp.async", kFile,
+                  "in load_span_async, a loop over j from threadIdx.x to Tile + 2 * Halo by kThreads: "
+                  "wb::cp_async_ca<4>(&smem_span[j], ...) of input[tile_start - Halo + j], 0 bytes when "
+                  "that index lies outside [0, n); in the kernel: load_span_async, commit, the weights "
+                  "with plain loads, wb::cp_async_wait<0>(), __syncthreads(), then the sum over k of "
+                  "smem_span[threadIdx.x + k] * smem_weights[k], stored if out_index < n",
+                  causes("a thread read a word of shared memory that another thread wrote (a cp.async "
+                         "of the span or a store of the weights) with no barrier between. Each "
+                         "thread's copies are visible to itself after its wait, the others' after "
+                         "a __syncthreads() that follows everyone's wait and everyone's stores of "
+                         "the weights: one barrier, after both, before the sums.")};
+
+const Step kStep2{6, 2, "several tiles a block, double-buffered", kFile,
+                  "before the loop: the block's first tile into smem_span[0], commit, the weights. "
+                  "Each iteration: the next tile (tile + gridDim.x) into smem_span[buffer ^ 1] if there "
+                  "is one, commit (always), wb::cp_async_wait<1>(), __syncthreads(), "
+                  "convolve_stream_tile from smem_span[buffer], __syncthreads()",
+                  causes("a buffer was written by one thread's cp.async and touched by another thread "
+                         "with no barrier between. Either this tile is read before the __syncthreads() "
+                         "that follows everyone's wait, or a buffer is refilled while others still "
+                         "read it: the barrier at the end of each iteration keeps the next "
+                         "iteration's copies out of the buffer just read.")};
+
+const Step kStep3{6, 3, "the width as a template parameter", kFile,
+                  "step 2's loop with Width and halo in place of kWidth and kHalo, and the weights "
+                  "loaded by a loop that covers all Width of them (for k from threadIdx.x by kThreads)",
+                  kStep2.causes};
+
+const std::string kInFlightCause =
+    "outputs were computed from a buffer whose copies were still in flight: wb::cp_async_wait<1>() lands "
+    "every group but the newest, which is the next tile's. Read this tile's buffer, smem_span[buffer], "
+    "refill the other, smem_span[buffer ^ 1], and wait before the barrier and the reads.";
+
+ConvolutionCheck convolution_check(const Step& step, void (*convolve)(const float*, const float*, float*, int),
+                                   int n, int width, int tile) {
+  ConvolutionCheck check;
+  check.step = step;
+  check.n = n;
+  check.width = width;
+  check.tile = tile;
+  check.run = [convolve, n](const float* in, const float* weights, float* out) { convolve(in, weights, out, n); };
+  return check;
+}
+
+#if WB_BACKEND_SIM
+std::string figure(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
+
+std::string two_decimals(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", value);
+  return text;
+}
+
+int tiles_of(int n, int tile) { return (n + tile - 1) / tile; }
+
+// Every element of every span, halo included, reached shared memory through cp.async,
+// once, and was waited for.
+::testing::AssertionResult spans_through_cp_async(const wb::sim::LaunchStats& stats, int n, int width, int tile) {
+  const int halo = ch06::halo_of(width);
+  const std::uint64_t expected = static_cast<std::uint64_t>(tiles_of(n, tile)) * static_cast<std::uint64_t>(tile + 2 * halo);
+  if (stats.cp_async_ops() < expected) {
+    return ::testing::AssertionFailure()
+           << stats.cp_async_ops() << " cp.async copies for " << expected << " span elements ("
+           << tiles_of(n, tile) << " tiles x (" << tile << " + 2 x " << halo << ")): the halo too, "
+           << halo << " elements on each side of every tile, goes to shared memory through cp.async "
+           << "(zero-filled outside the array, never skipped or stored with a plain assignment).";
+  }
+  if (stats.cp_async_ops() > expected) {
+    return ::testing::AssertionFailure()
+           << stats.cp_async_ops() << " cp.async copies for " << expected << " span elements: some are "
+           << "copied twice (is a tile loaded twice, or do the threads' loops overlap?).";
+  }
+  if (stats.copies_never_waited > 0) {
+    return ::testing::AssertionFailure() << stats.copies_never_waited
+                                         << " copies were never waited for: wait for every copy before the "
+                                            "kernel ends.";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// Tiles in flight at a wait and after it, on average, in units of one thread's copies of
+// one tile. A block of T tiles that issues the next tile before waiting with wait<1>
+// finds 2 at each wait but the last, (2T - 1) / T on average, and leaves 1, (T - 1) / T.
+// Judged where every block has at least 3 tiles: at least 1.5 and 0.5.
+struct Overlap {
+  double at_waits;
+  double after_waits;
+};
+
+Overlap overlap(const wb::sim::LaunchStats& stats, int n) {
+  if (stats.waits == 0 || stats.cp_async_ops() == 0) return {0.0, 0.0};
+  const double copies_per_thread_tile =
+      static_cast<double>(stats.cp_async_ops()) / (static_cast<double>(tiles_of(n, ch06::kStreamTile)) * ch06::kThreads);
+  const double waits = static_cast<double>(stats.waits);
+  return {static_cast<double>(stats.copies_in_flight_at_waits) / waits / copies_per_thread_tile,
+          static_cast<double>(stats.copies_in_flight_after_waits) / waits / copies_per_thread_tile};
+}
+
+constexpr int kOverlapMinTilesPerBlock = 3;
+constexpr double kMinTilesAtWaits = 1.5;
+constexpr double kMinTilesAfterWaits = 0.5;
+
+bool overlap_judged(const wb::sim::LaunchStats& stats, int n) {
+  return stats.blocks > 0 &&
+         static_cast<std::uint64_t>(tiles_of(n, ch06::kStreamTile)) >= kOverlapMinTilesPerBlock * stats.blocks;
+}
+
+::testing::AssertionResult copies_overlap(const wb::sim::LaunchStats& stats, int n) {
+  if (!overlap_judged(stats, n)) return ::testing::AssertionSuccess();
+  const Overlap found = overlap(stats, n);
+  if (found.at_waits >= kMinTilesAtWaits && found.after_waits >= kMinTilesAfterWaits) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure()
+         << "the waits found " << two_decimals(found.at_waits) << " tiles in flight and left "
+         << two_decimals(found.after_waits) << " travelling, on average (" << stats.waits << " waits, "
+         << stats.blocks << " blocks of " << tiles_of(n, ch06::kStreamTile) / static_cast<int>(stats.blocks)
+         << " or more tiles): the copies and the arithmetic take turns. Double buffering has two groups "
+            "in flight at each wait, this tile's and the next one's (at least "
+         << kMinTilesAtWaits << " on average), and leaves the next one travelling while this tile is "
+            "computed (at least "
+         << kMinTilesAfterWaits << "). Issue the next tile's copies, into the other buffer, before this "
+            "tile's wait and arithmetic, not after them; and wait with wb::cp_async_wait<1>(), which lands "
+            "this tile's group only: a wb::cp_async_wait<0>() lands the next one too and serialises the "
+            "copies and the arithmetic.";
+}
+#endif
+
+using Chapter6Halo = wb::grading::KernelTest;
+
+TEST_F(Chapter6Halo, Step1TheTileAndItsHaloThroughCpAsync) {
+  wb::grading::check_convolution_sizes(sizes(), [](int n) {
+    ConvolutionCheck check = convolution_check(kStep1, ch06::convolve_tiles, n, ch06::kWidth, ch06::kTile);
+#if WB_BACKEND_SIM
+    check.technique = [n](const wb::sim::LaunchStats& stats) {
+      return spans_through_cp_async(stats, n, ch06::kWidth, ch06::kTile);
+    };
+#endif
+    return check;
+  });
+}
+
+TEST_F(Chapter6Halo, Step2SeveralTilesABlockDoubleBuffered) {
+  [[maybe_unused]] bool reported = false;
+  wb::grading::check_convolution_sizes(sizes(), [&](int n) {
+    ConvolutionCheck check =
+        convolution_check(kStep2, ch06::convolve_double_buffered, n, ch06::kWidth, ch06::kStreamTile);
+    check.in_flight_cause = kInFlightCause;
+#if WB_BACKEND_SIM
+    check.technique = [n](const wb::sim::LaunchStats& stats) {
+      ::testing::AssertionResult technique = spans_through_cp_async(stats, n, ch06::kWidth, ch06::kStreamTile);
+      if (technique) technique = copies_overlap(stats, n);
+      return technique;
+    };
+    check.on_success = [&reported, n](const wb::sim::LaunchStats& stats) {
+      if (reported || !overlap_judged(stats, n)) return;
+      reported = true;
+      const Overlap found = overlap(stats, n);
+      std::printf("Chapter 6, step 2, %d elements, %llu blocks: %s tiles in flight at a wait, %s after it, "
+                  "on average\n",
+                  n, static_cast<unsigned long long>(stats.blocks), figure(found.at_waits).c_str(),
+                  figure(found.after_waits).c_str());
+    };
+#endif
+    return check;
+  });
+}
+
+template <int Width>
+void check_width() {
+  std::string note;
+  if (Width > 32) {
+    note = "This width, " + std::to_string(Width) + ", is wider than a warp: are all " + std::to_string(Width) +
+           " weights loaded (a loop over k from threadIdx.x to Width, not one warp's lanes), and is the halo, " +
+           std::to_string(ch06::halo_of(Width)) + " on each side, loaded whole?";
+  } else if (Width != ch06::kWidth) {
+    note = "This width is " + std::to_string(Width) + " (halo " + std::to_string(ch06::halo_of(Width)) +
+           "), not the seed's 5: is something still sized from kWidth or kHalo where Width or halo belongs?";
+  }
+  std::vector<int> list{ch06::kSeedSize + 77, 40960 + 333, 2000, Width / 2 + 1};
+#if !WB_BACKEND_SIM
+  list.push_back(1 << 24);
+#endif
+  wb::grading::check_convolution_sizes(list, [&](int n) {
+    ConvolutionCheck check = convolution_check(kStep3, ch06::convolve_width<Width>, n, Width, ch06::kStreamTile);
+    check.in_flight_cause = kInFlightCause;
+    check.note = note;
+#if WB_BACKEND_SIM
+    check.technique = [n](const wb::sim::LaunchStats& stats) {
+      ::testing::AssertionResult technique = spans_through_cp_async(stats, n, Width, ch06::kStreamTile);
+      if (technique) technique = copies_overlap(stats, n);
+      return technique;
+    };
+#endif
+    return check;
+  });
+}
+
+TEST_F(Chapter6Halo, Step3TheWidthAsATemplateParameter) {
+  check_width<3>();
+  if (HasFailure()) return;
+  check_width<5>();
+  if (HasFailure()) return;
+  check_width<7>();
+  if (HasFailure()) return;
+  check_width<9>();
+  if (HasFailure()) return;
+  check_width<33>();
+}
+
+}  // namespace
