@@ -212,12 +212,20 @@ __global__ void __launch_bounds__(kThreads) gemm_copies_16_kernel(const float* g
   const bool a_in_quads = m % 4 == 0;
   const bool b_in_quads = n % 4 == 0;
 
+  // Most k-tiles of most blocks are whole, and both operands aligned: that path first,
+  // straight, with nothing to decide per operand.
+  const bool whole_block = valid_m == kGemmTile && valid_n == kGemmTile && a_in_quads && b_in_quads;
   auto load_stage = [&](int k_tile, int stage) {
     if (k_tile < k_tiles) {
       const int k0 = k_tile * kGemmTileK;
       const int valid_k = valid_extent(k, k0, kGemmTileK);
-      load_operand_tile(smem_a[stage], gmem_a_rows + k0 * m, m, valid_m, valid_k, a_in_quads);
-      load_operand_tile(smem_b[stage], gmem_b_rows + k0 * n, n, valid_n, valid_k, b_in_quads);
+      if (whole_block && valid_k == kGemmTileK) {
+        load_whole_tile_16(smem_a[stage], gmem_a_rows + k0 * m, m);
+        load_whole_tile_16(smem_b[stage], gmem_b_rows + k0 * n, n);
+      } else {
+        load_operand_tile(smem_a[stage], gmem_a_rows + k0 * m, m, valid_m, valid_k, a_in_quads);
+        load_operand_tile(smem_b[stage], gmem_b_rows + k0 * n, n, valid_n, valid_k, b_in_quads);
+      }
     }
     wb::cp_async_commit();
   };

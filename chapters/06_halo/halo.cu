@@ -10,7 +10,7 @@
 // The weights are few and loaded with plain loads, while the span's copies travel.
 //
 // Step 1 computes one tile of 256 outputs a block, one output a thread. Step 2 makes
-// the kernel stream: a block walks many tiles of 1024 outputs (4 a thread) with two
+// the kernel stream: a block walks many tiles of 2048 outputs (8 a thread) with two
 // buffers, issuing the next tile's copies before it waits for this tile's, so that a
 // copy is always in flight while the block computes. Step 3 is step 2 with the width a
 // template parameter, the halo and the shared arrays sized from it.
@@ -72,9 +72,9 @@ __global__ void convolve_tile_kernel(const float* gmem_in, const float* gmem_wei
 //! [convolve tile]
 // Steps 2 and 3: convolves the tile of kStreamTile outputs that starts at tile_start,
 // whose span is smem_span, and stores the outputs that lie inside [0, n). Thread t
-// computes the outputs t, t + 256, t + 512 and t + 768 of the tile: each store, and each
+// computes the outputs t, t + 256, ..., t + 1792 of the tile: each store, and each
 // read of the span, is 32 consecutive floats of a warp. A weight is read once for the
-// thread's 4 outputs.
+// thread's 8 outputs.
 template <int Width>
 __device__ void convolve_stream_tile(const float* smem_span, const float* smem_weights, float* gmem_out, int n,
                                      int tile_start) {
@@ -98,7 +98,7 @@ __device__ void convolve_stream_tile(const float* smem_span, const float* smem_w
 // b + 2 * gridDim.x, ... Its i-th tile goes to buffer i % 2.
 __global__ void convolve_double_buffered_kernel(const float* gmem_in, const float* gmem_weights, float* gmem_out,
                                                 int n) {
-  __shared__ float smem_span[kBuffers][kStreamTile + 2 * kHalo];  // 2 x (1028)
+  __shared__ float smem_span[kBuffers][kStreamTile + 2 * kHalo];  // 2 x (2052)
   __shared__ float smem_weights[kWidth];                          // (5)
 
   const int tiles = tiles_of(n, kStreamTile);
@@ -116,7 +116,7 @@ __global__ void convolve_width_kernel(const float* gmem_in, const float* gmem_we
   static_assert(Width % 2 == 1, "a centred kernel has an odd width");
   static_assert(Width <= kStreamTile, "the span holds at most two tiles");
   constexpr int halo = halo_of(Width);                           // (Width - 1) / 2 on each side
-  __shared__ float smem_span[kBuffers][kStreamTile + 2 * halo];  // 2 x (1024 + Width - 1)
+  __shared__ float smem_span[kBuffers][kStreamTile + 2 * halo];  // 2 x (2048 + Width - 1)
   __shared__ float smem_weights[Width];                          // (Width)
 
   const int tiles = tiles_of(n, kStreamTile);

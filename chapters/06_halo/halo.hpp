@@ -24,10 +24,10 @@ inline constexpr int kTile = 256;
 inline constexpr int kThreads = 256;
 inline constexpr int kSeedSize = 16384;
 
-// Steps 2 and 3: a block walks many tiles, each of kStreamTile outputs (4 a thread), two
+// Steps 2 and 3: a block walks many tiles, each of kStreamTile outputs (8 a thread), two
 // spans in shared memory at once: one computed, the next one in flight.
-inline constexpr int kStreamTile = 1024;
-inline constexpr int kOutputsPerThread = kStreamTile / kThreads;  // 4
+inline constexpr int kStreamTile = 2048;
+inline constexpr int kOutputsPerThread = kStreamTile / kThreads;  // 8
 inline constexpr int kBuffers = 2;
 //! [interface]
 

