@@ -179,13 +179,7 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
     return;
   }
 #if WB_BACKEND_SIM
-  if (check.technique) {
-    if (const ::testing::AssertionResult technique = check.technique(stats); !technique) {
-      ADD_FAILURE() << where << technique.message() << "\n" << step.hint_line();
-      return;
-    }
-  }
-  if (check.on_success) check.on_success(stats);
+  judge_technique(check.technique, check.on_success, stats, where, step);
 #endif
 }
 

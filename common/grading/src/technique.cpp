@@ -117,6 +117,18 @@ std::string simulator_notes(const sim::LaunchStats& stats) {
   }
   return notes;
 }
+
+void judge_technique(const std::function<::testing::AssertionResult(const sim::LaunchStats&)>& technique,
+                     const std::function<void(const sim::LaunchStats&)>& on_success, const sim::LaunchStats& stats,
+                     const std::string& where, const Step& step) {
+  if (technique) {
+    if (const ::testing::AssertionResult result = technique(stats); !result) {
+      ADD_FAILURE() << where << result.message() << "\n" << step.hint_line();
+      return;
+    }
+  }
+  if (on_success) on_success(stats);
+}
 #endif
 
 }  // namespace wb::grading

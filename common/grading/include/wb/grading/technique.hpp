@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
+
+#include "wb/grading/step.hpp"
 
 #include "wb/wb.cuh"
 
@@ -32,6 +35,13 @@ namespace wb::grading {
 // "shared loads: 16.5 wavefronts per request (ideal 1.0); worst copy.cu:60, 32.0" for a
 // message, or "shared loads: none".
 std::string describe_requests(const sim::LaunchStats& stats, sim::AccessKind kind);
+
+// The last judgement of a run whose result is right: the step's technique (a failure
+// names `where` and the step's hint), then, if it holds, the step's report of a pass.
+// Either may be empty.
+void judge_technique(const std::function<::testing::AssertionResult(const sim::LaunchStats&)>& technique,
+                     const std::function<void(const sim::LaunchStats&)>& on_success, const sim::LaunchStats& stats,
+                     const std::string& where, const Step& step);
 
 // "The simulator noticed: ..." lines for the launch's warnings, or "" if none: a
 // failure message carries them, so that they are never lost on a stderr that
