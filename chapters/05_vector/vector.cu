@@ -150,7 +150,8 @@ __device__ void load_whole_tile_16(float* smem_tile, const float* gmem_tile, int
 __device__ void load_tile_16(float* smem_tile, const float* gmem_tile, int ld, int valid_rows, int valid_k) {
   const wb::Coord thread_coord = gemm_copy_layout.coord(threadIdx.x);  // in (32,8): quad, first column
   // TODO(step 2): the same quads, each read only if it lies inside the array (its first row < valid_rows,
-  // its column < valid_k): a quad outside reads 0 bytes from gmem_tile and becomes zeros (about 6 lines)
+  // its column < valid_k); a quad outside is still copied, reading 0 bytes from gmem_tile, so that it
+  // becomes zeros (about 6 lines)
 }
 //! [step 2 loads]
 

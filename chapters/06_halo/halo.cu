@@ -104,7 +104,8 @@ __global__ void convolve_double_buffered_kernel(const float* gmem_in, const floa
   const int tiles = tiles_of(n, kStreamTile);
   // TODO(step 2): put the block's first tile (blockIdx.x) in flight in smem_span[0] and load the weights;
   // then for each of the block's tiles (tile = blockIdx.x, blockIdx.x + gridDim.x, ...): put the next
-  // tile's span in flight in the other buffer, commit, wait for this tile only (the next may travel),
+  // tile's span in flight in the other buffer, commit (in every iteration, an empty group when there is
+  // no next tile, so that the wait means the same each time), wait for this tile only (the next may travel),
   // let the block see it, convolve it with convolve_stream_tile<kWidth>, and keep its buffer from being
   // refilled while others read it (about 18 lines)
 }
@@ -121,7 +122,7 @@ __global__ void convolve_width_kernel(const float* gmem_in, const float* gmem_we
 
   const int tiles = tiles_of(n, kStreamTile);
   // TODO(step 3): step 2's loop for Width weights: the span with `halo` on each side, all Width weights
-  // loaded (Width may exceed a warp), convolve_stream_tile<Width> (about 16 lines)
+  // loaded (Width may exceed a warp, even the block), convolve_stream_tile<Width> (about 16 lines)
 }
 //! [step 3 kernel]
 

@@ -58,13 +58,15 @@ const Step kStep1{
     "thread_8_layout.cols: wb::cp_async_ca<8>(&smem_tile[smem_8_layout(row, col)], &gmem_tile_in[row + "
     "col * rows]) (wb::cp_async_cg for 16 bytes); commit, wait<0>, __syncthreads()",
     causes_with({{wb::ErrorKind::misaligned,
-                  "a copy of 8 or 16 bytes needs both addresses at multiples of 8 or 16. A shared "
-                  "destination: column c of the tile starts at byte c * (128 + pad) * 4, so the padding "
-                  "must be a multiple of 2 floats for 8-byte copies (kPad8 = 2) and of 4 for 16-byte ones "
-                  "(kPad16 = 4); the seed's +1 puts column 1 at byte 516, where no 8-byte copy may start; "
-                  "and a vector's first row must be a multiple of 2 (or 4): 2 * thread_coord.row, not "
-                  "thread_coord.row. A global source: row + col * rows is aligned for such a row (rows is "
-                  "a multiple of 128): is something added to it?"},
+                  "a copy of 8 or 16 bytes needs both addresses at multiples of 8 or 16. For a shared "
+                  "destination, look at its float element in the message. Below 128 it lies in column 0, "
+                  "which starts at byte 0: the padding is not at fault, the row is. A vector's first row "
+                  "must be a multiple of its floats: 2 * thread_coord.row for pairs, 4 * thread_coord.row "
+                  "for quads. At 128 or above, with the row right, the column's start is: column c starts "
+                  "at byte c * (128 + pad) * 4, so the padding must be a multiple of 2 floats for 8-byte "
+                  "copies (kPad8 = 2) and of 4 for 16-byte ones (kPad16 = 4); the seed's +1 puts column 1 "
+                  "at byte 516, where no 8-byte copy may start. For a global source: row + col * rows is "
+                  "aligned for such a row (rows is a multiple of 128): is something added to it?"},
                  {wb::ErrorKind::source_out_of_bounds,
                   "a copy reads past the input: is the vector's first row 2 (or 4) times thread_coord.row, "
                   "and does the loop over columns stop at kTileCols?"}})};

@@ -98,8 +98,10 @@ void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_
                     std::to_string(copy_bytes) + "-byte aligned (address % " + std::to_string(copy_bytes) +
                     " == " + std::to_string(dst_address % copy_size) + "; it is " +
                     describe_shared_address(worker.shared, shared_dst, copy_size, pc) +
-                    "). Both addresses of a cp.async must be multiples of its size: in a padded "
-                    "tile, every column must start at a multiple of " + std::to_string(copy_bytes) +
+                    "). Both addresses of a cp.async must be multiples of its size: a vector's first "
+                    "element a multiple of " + std::to_string(copy_bytes / 4) +
+                    " floats from the start of its column, and in a padded tile every column starting "
+                    "at a multiple of " + std::to_string(copy_bytes) +
                     " bytes, so the padding must be a multiple of " + std::to_string(copy_bytes / 4) +
                     " floats",
                 ErrorKind::misaligned);

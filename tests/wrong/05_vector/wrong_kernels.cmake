@@ -20,7 +20,7 @@ wb_wrong_kernel(vector_source_offset_by_one_element
 wb_wrong_kernel(quad_row_not_scaled
   FIND "  const int row = 4 * thread_coord.row;  // the quad's first row\n  for (int col = thread_coord.col; col < kTileCols; col += thread_16_layout.cols)"
   REPLACE "  const int row = thread_coord.row;  // the quad's first row\n  for (int col = thread_coord.col; col < kTileCols; col += thread_16_layout.cols)"
-  EXPECT "step 1.*not 16-byte aligned.*first row must be a multiple of 2 \\(or 4\\): 2 \\* thread_coord.row, not")
+  EXPECT "step 1.*not 16-byte aligned.*from its float element 1\\).*Below 128 it lies in column 0.*4 \\* thread_coord.row for quads")
 
 # Mixed widths: the 16-byte kernel copies each quad as four 4-byte copies. Right
 # results, four times the copy instructions.
