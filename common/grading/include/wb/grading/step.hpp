@@ -2,6 +2,7 @@
 // learner is and what to do next.
 #pragma once
 
+#include <cstdlib>
 #include <map>
 #include <string>
 
@@ -31,9 +32,17 @@ struct Step {
     return "Chapter " + std::to_string(chapter) + ", step " + std::to_string(number) + " (" +
            title + ")";
   }
-  // "Hint: ... (TODO(step 1) in chapters/01_copy/copy.cu)"
+  // Where the hole is, and the code of the usual way only on request (WB_HINTS=1): the
+  // first failure of an untouched step should say what is wrong, not hand over the
+  // answer. The book has the same hint, folded.
+  //   "Hint: TODO(step 1) in chapters/01_copy/copy.cu; ..."   by default
+  //   "Hint: ... (TODO(step 1) in chapters/01_copy/copy.cu)"  with WB_HINTS=1
   std::string hint_line() const {
-    return "Hint: " + hint + " (TODO(step " + std::to_string(number) + ") in " + file + ")";
+    const std::string hole = "TODO(step " + std::to_string(number) + ") in " + file;
+    const char* hints = std::getenv("WB_HINTS");
+    if (hints != nullptr && std::string(hints) == "1") return "Hint: " + hint + " (" + hole + ")";
+    return "Hint: " + hole + "; the chapter's page has a hint for this step, folded, and WB_HINTS=1 " +
+           "prints it here.";
   }
 };
 
