@@ -211,8 +211,7 @@ TEST_F(SimLibraryCopy, ReadBeforeConsumerWaitIsARace) {
 }
 
 TEST_F(SimLibraryCopy, CommitBeforeTheCopiesLeavesTheWaitedStageEmpty) {
-  // One chunk: the first consumer_wait finds its stage empty and reads poison; with more,
-  // the stray copies land on what the block still reads, a race.
+  // The first consumer_wait finds its stage empty: the copies joined the stage after it.
   Stream stream(1);
   wb::launch(pipelined_stream, dim3(1), dim3(kThreads), 0, stream.in.data(), stream.out.data(), 1,
              Mistake::commit_before_copies);
@@ -220,12 +219,7 @@ TEST_F(SimLibraryCopy, CommitBeforeTheCopiesLeavesTheWaitedStageEmpty) {
   EXPECT_GT(stats.pipeline_empty_waits, 0u);
   EXPECT_GT(stats.pipeline_copies_outside_stage, 0u);
   EXPECT_TRUE(std::isnan(stream.out.download()[0])) << "computed from the poison of copies in flight";
-  Stream longer(3);
-  const std::string message = kernel_error_of([&] {
-    wb::launch(pipelined_stream, dim3(1), dim3(kThreads), 0, longer.in.data(), longer.out.data(), 3,
-               Mistake::commit_before_copies);
-  });
-  EXPECT_TRUE(contains(message, "a race on shared memory.*Is producer_commit\\(\\) before the copies")) << message;
+  EXPECT_GT(stats.copies_never_waited, 0u);
 }
 
 TEST_F(SimLibraryCopy, AThreadThatNeverCommitsStopsTheBlockWithAReport) {

@@ -10,12 +10,12 @@
 //
 // A block-scoped cuda::pipeline keeps its copies apart from the thread's cp.async groups.
 // Every thread's k-th producer_acquire ... producer_commit is batch k, in stage k % stages.
-// consumer_wait makes the copies of the oldest batch of *every* thread visible, so the
-// simulator lands a batch when the last thread of the block commits it: each copy checked
-// for races as a write of the thread that issued it, then a new barrier interval begins
-// (the race check's ordering: reads after consumer_wait are ordered after the copies, and
-// after every store the producers made before their producer_commit). consumer_wait blocks
-// until the batch has landed. consumer_release counts the threads done with a batch; when
+// consumer_wait makes the copies of the oldest batch of *every* thread visible: it blocks
+// until every thread of the block has committed the batch, and the first thread through
+// lands it (copy late: a read before the wait sees poison), each copy checked for races as
+// a write of the thread that issued it; then a new barrier interval begins (the race
+// check's ordering: reads after consumer_wait are ordered after the copies, and after every
+// store the producers made before their producer_commit). consumer_release counts the threads done with a batch; when
 // the last one releases it, a new interval begins again, and producer_acquire of the same
 // stage, which blocks until then, may refill it. A thread that calls the four out of order,
 // or acquires a stage it never released itself, fails at once with the reason; threads
@@ -111,8 +111,8 @@ void land_batch(Worker& worker, const BlockPipeline& pipeline, std::uint32_t ind
                              race)) {
         kernel_fail_at(source_line_of(copy.pc),
                        "cuda::pipeline: the copies of " + stage_text(pipeline, index) +
-                           " land when the last thread commits it, and consumer_wait() is what makes "
-                           "them visible; here thread " +
+                           " land at the first consumer_wait() for it, which makes them visible to the "
+                           "block; here thread " +
                            format_index(issuer.index) + "'s copy of it lands on a word another thread touched "
                                                          "before: " +
                            race + " " + pipeline_race_hint(worker),
@@ -282,10 +282,7 @@ void pipeline_call(const void* shared_state, PipelineCall call, const char* file
       ++pipeline.committed[self];
       ++stats.pipeline_commits;
       PipelineBatch& state = batch_of(pipeline, batch, threads);
-      if (++state.committed == threads) {
-        land_batch(worker, pipeline, batch, state);
-        wake(worker, PipelineCall::wait);
-      }
+      if (++state.committed == threads) wake(worker, PipelineCall::wait);
       break;
     }
     case PipelineCall::wait: {
@@ -300,8 +297,10 @@ void pipeline_call(const void* shared_state, PipelineCall call, const char* file
                     ErrorKind::pipeline);
       }
       stats.pipeline_stages_at_waits += pipeline.committed[self] - batch;
-      while (!batch_of(pipeline, batch, threads).landed) block_in(thread, call, file, line);
-      if (!pipeline.batches[batch].has_copies) ++stats.pipeline_empty_waits;
+      while (batch_of(pipeline, batch, threads).committed < threads) block_in(thread, call, file, line);
+      PipelineBatch& state = pipeline.batches[batch];
+      if (!state.landed) land_batch(worker, pipeline, batch, state);  // the first consumer to get here
+      if (!state.has_copies) ++stats.pipeline_empty_waits;
       ++pipeline.waited[self];
       ++stats.pipeline_waits;
       break;

@@ -10,8 +10,8 @@
 //   ... read it ...
 //   pipeline.consumer_release();                  // the stage may be refilled
 //
-// The simulator's model (common/sim/src/library_copy.cpp): a stage's copies land when the
-// last thread of the block commits it; consumer_wait blocks until then; producer_acquire
+// The simulator's model (common/sim/src/library_copy.cpp): consumer_wait blocks until every
+// thread of the block has committed the stage, and the first thread through lands its copies; producer_acquire
 // blocks until every thread released the stage's previous use; the race check orders
 // what comes before a commit or a release with what comes after the matching wait or
 // acquire. Kernel files include it by the toolkit's name (common/sim/toolkit/cuda/pipeline),
