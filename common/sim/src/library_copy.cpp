@@ -170,7 +170,12 @@ void library_memcpy_async(void* dst, const void* src, std::size_t bytes, std::si
   if (pipeline_state != nullptr) {
     BlockPipeline& pipeline = require_pipeline(worker, pipeline_state, api, file, line);
     const unsigned self = thread.linear_index;
-    if (pipeline.acquired[self] == pipeline.committed[self]) ++stats.pipeline_copies_outside_stage;
+    if (pipeline.acquired[self] == pipeline.committed[self]) {
+      ++stats.pipeline_copies_outside_stage;
+      stats.warnings["cuda::memcpy_async calls with no stage acquired, after a producer_commit() and before the "
+                     "next producer_acquire(): their copies join the next stage committed, not the one waited "
+                     "for. Is producer_commit() before the copies instead of after them?"]++;
+    }
     PipelineBatch& batch = batch_of(pipeline, pipeline.committed[self], block_threads());
     destination_queue = &batch.copies[self];
     batch.has_copies = true;
