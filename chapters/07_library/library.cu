@@ -113,6 +113,7 @@ __device__ inline void convolve_tile(const float* smem_span, const float* smem_w
 __global__ void convolve_pipelined_kernel(const float* gmem_in, const float* gmem_weights, float* gmem_out, int n) {
   __shared__ __align__(16) float smem_span[kStages][kSpan];  // 2 x (2056)
   __shared__ float smem_weights[kWidth];                     // (5)
+  WB_SHARED_LIBRARY_STATE
   __shared__ cuda::pipeline_shared_state<cuda::thread_scope_block, kStages> pipeline_state;
 
   const cg::thread_block block = cg::this_thread_block();

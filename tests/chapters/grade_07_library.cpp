@@ -147,9 +147,9 @@ std::vector<int> sizes() {
   return list;
 }
 
+#if WB_BACKEND_SIM
 int tiles_of(int n, int tile) { return (n + tile - 1) / tile; }
 
-#if WB_BACKEND_SIM
 // Bytes of input the spans' copies read: the part of each span inside [0, n).
 std::uint64_t span_bytes(int n) {
   std::uint64_t bytes = 0;
