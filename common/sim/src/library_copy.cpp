@@ -261,8 +261,8 @@ void pipeline_call(const void* shared_state, PipelineCall call, const char* file
           kernel_fail(file, line,
                       name + ": stage " + std::to_string(batch % stages) +
                           " was never released: is consumer_release() missing? The pipeline has " +
-                          stages_text + "; this thread's " + std::to_string(batch + 1) +
-                          "th producer_acquire() needs the stage back from its use " +
+                          stages_text + "; this thread's producer_acquire() number " + std::to_string(batch + 1) +
+                          " needs the stage back from its use " +
                           std::to_string(previous / stages + 1) + ", which this thread waited for (" +
                           std::to_string(pipeline.waited[self]) + " consumer_wait() so far) but released only " +
                           std::to_string(pipeline.released[self]) +
