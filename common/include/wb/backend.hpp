@@ -29,6 +29,16 @@
 #define WB_UNROLL
 #endif
 
+// `WB_SHARED_LIBRARY_STATE` on the line before a __shared__ object of the CUDA C++ library
+// (cuda::pipeline_shared_state): nvcc warns (#20054) that a __shared__ variable's
+// constructor does not run, which that type expects (cuda::make_pipeline sets it up). On
+// the GPU the macro silences the warning; elsewhere it is empty.
+#if defined(__CUDACC__)
+#define WB_SHARED_LIBRARY_STATE _Pragma("nv_diag_suppress static_var_with_dynamic_init")
+#else
+#define WB_SHARED_LIBRARY_STATE
+#endif
+
 namespace wb {
 
 enum class Backend { cuda, sim };

@@ -23,6 +23,7 @@ enum class ErrorKind {
   global_out_of_bounds,    // an access past the end of a device allocation
   shared_race,             // two threads touch a shared word, one writing, no barrier between
   warp_sync,               // lanes named in a __syncwarp or shuffle mask never arrive
+  pipeline,                // a cuda::pipeline's calls out of order, or a stage never released
 };
 
 // A CUDA call that failed, a bad launch configuration, or (in the simulator) a kernel

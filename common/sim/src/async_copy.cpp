@@ -68,10 +68,8 @@ void perform_copies(AsyncCopyQueue& queue, std::size_t up_to) {
 // does not end (or waits far too rarely): the launch fails instead of filling memory.
 constexpr std::size_t kMaxCopiesInFlight = 4096;
 
-void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_bytes,
-              CacheLevel level, const char* file, int line) {
-  ThreadState& thread = require_thread("cp.async", file, line);
-  note_call_site(thread, file, line);
+PendingCopy issue_copy(ThreadState& thread, void* shared_dst, const void* global_src, int copy_bytes,
+                       int src_bytes, CacheLevel level, const char* file, int line, const void* pc) {
   Worker& worker = *thread.worker;
   const std::string what = "cp.async of " + std::to_string(copy_bytes) + " bytes: ";
   if (copy_bytes != 4 && copy_bytes != 8 && copy_bytes != 16) {
@@ -85,7 +83,6 @@ void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_
                                 " must lie between 0 and the copy size");
   }
   const auto copy_size = static_cast<std::size_t>(copy_bytes);
-  const void* pc = __builtin_return_address(0);  // in the kernel: names its line and arrays
   if (const std::string bad = explain_bad_destination(worker, shared_dst, copy_size, pc);
       !bad.empty()) {
     kernel_fail(file, line, what + bad, ErrorKind::destination_not_shared);
@@ -142,16 +139,6 @@ void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_
                   bad.kind);
     }
   }
-  AsyncCopyQueue& queue = thread.copies;
-  if (queue.not_performed() >= kMaxCopiesInFlight) {
-    kernel_fail(file, line,
-                what + "this thread has issued " + std::to_string(queue.not_performed()) +
-                    " copies that it has not waited for, this line the last of them. Does "
-                    "a loop never end (`row + 32` where `row += 32` was meant?), or is the "
-                    "wait missing inside a long loop?",
-                ErrorKind::too_many_copies);
-  }
-
   auto* destination = static_cast<std::byte*>(shared_dst);
   if (worker.shared.in_static(destination)) {
     touch_static_shared(worker.shared, destination, copy_size);  // explain_bad_destination said: shared
@@ -164,12 +151,34 @@ void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_
   }
   record_access(thread, dst_address, copy_size, AccessKind::cp_async_write, pc);
   poison::fill(destination, copy_size, poison::in_flight);
-  queue.copies.push_back(PendingCopy{destination, static_cast<const std::byte*>(global_src),
-                                     copy_bytes, src_bytes, pc, worker.shared.interval});
 
   LaunchStats& stats = worker.stats;
   (copy_bytes == 4 ? stats.cp_async_4 : copy_bytes == 8 ? stats.cp_async_8 : stats.cp_async_16)++;
   stats.cp_async_bytes += static_cast<std::uint64_t>(src_bytes);
+  return PendingCopy{destination, static_cast<const std::byte*>(global_src), copy_bytes, src_bytes, pc,
+                     worker.shared.interval};
+}
+
+void check_copies_in_flight(std::size_t in_flight, const std::string& what, const char* file, int line) {
+  if (in_flight >= kMaxCopiesInFlight) {
+    kernel_fail(file, line,
+                what + "this thread has issued " + std::to_string(in_flight) +
+                    " copies that it has not waited for, this line the last of them. Does "
+                    "a loop never end (`row + 32` where `row += 32` was meant?), or is the "
+                    "wait missing inside a long loop?",
+                ErrorKind::too_many_copies);
+  }
+}
+
+void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_bytes,
+              CacheLevel level, const char* file, int line) {
+  ThreadState& thread = require_thread("cp.async", file, line);
+  note_call_site(thread, file, line);
+  AsyncCopyQueue& queue = thread.copies;
+  check_copies_in_flight(queue.not_performed(), "cp.async of " + std::to_string(copy_bytes) + " bytes: ",
+                         file, line);
+  const void* pc = __builtin_return_address(0);  // in the kernel: names its line and arrays
+  queue.copies.push_back(issue_copy(thread, shared_dst, global_src, copy_bytes, src_bytes, level, file, line, pc));
 }
 
 void cp_async_commit(const char* file, int line) {

@@ -186,6 +186,7 @@ class BlockRunner {
     prepare_threads();
     reserve_request_records(worker_, thread_count_);
     begin_block_shared(worker_.shared, thread_count_);
+    begin_block_pipelines(worker_);
     for (unsigned round = 0;; ++round) {
       for (unsigned i : run_order(thread_count_, job_.schedule, block_linear_, round)) {
         ThreadState& thread = *worker_.threads[i];
@@ -202,6 +203,9 @@ class BlockRunner {
       if (any_thread(ThreadStatus::ready)) continue;
       if (const std::string stuck = describe_stuck_warps(worker_, thread_count_); !stuck.empty()) {
         fail_block(stuck, ErrorKind::warp_sync);
+      }
+      if (const std::string stuck = describe_stuck_pipelines(worker_, thread_count_); !stuck.empty()) {
+        fail_block(stuck, ErrorKind::pipeline);
       }
       tally_requests(worker_, thread_count_);
       if (!release_barrier()) break;
@@ -279,6 +283,7 @@ class BlockRunner {
   }
 
   void finish_block() {
+    finish_block_pipelines(worker_);
     std::uint64_t threads_with_pending = 0, pending = 0;
     for (unsigned i = 0; i < thread_count_; ++i) {
       const AsyncCopyQueue& copies = worker_.threads[i]->copies;
@@ -304,7 +309,7 @@ class BlockRunner {
     for (unsigned i = 0; i < thread_count_; ++i) {
       ThreadState& thread = *worker_.threads[i];
       if (thread.status == ThreadStatus::ready || thread.status == ThreadStatus::at_barrier ||
-          thread.status == ThreadStatus::at_warp_sync) {
+          thread.status == ThreadStatus::at_warp_sync || thread.status == ThreadStatus::at_pipeline) {
         resume(thread);
       }
     }
@@ -564,6 +569,12 @@ void wait_at_warp_rendezvous(ThreadState& thread) {
   if (thread.worker->block_aborting) throw BlockAborted{};
 }
 
+void wait_at_pipeline(ThreadState& thread) {
+  thread.status = ThreadStatus::at_pipeline;
+  thread.fiber->suspend();
+  if (thread.worker->block_aborting) throw BlockAborted{};
+}
+
 void note_call_site(ThreadState& thread, const char* file, int line) {
   thread.last_seen.file = file;
   thread.last_seen.line = line;
@@ -590,6 +601,16 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   copies_in_flight_at_waits += other.copies_in_flight_at_waits;
   copies_in_flight_after_waits += other.copies_in_flight_after_waits;
   copies_never_waited += other.copies_never_waited;
+  library_copies += other.library_copies;
+  library_cp_async += other.library_cp_async;
+  group_waits += other.group_waits;
+  pipeline_acquires += other.pipeline_acquires;
+  pipeline_commits += other.pipeline_commits;
+  pipeline_waits += other.pipeline_waits;
+  pipeline_releases += other.pipeline_releases;
+  pipeline_stages_at_waits += other.pipeline_stages_at_waits;
+  pipeline_empty_waits += other.pipeline_empty_waits;
+  pipeline_copies_outside_stage += other.pipeline_copies_outside_stage;
   for (int kind = 0; kind < kAccessKinds; ++kind) requests[kind] += other.requests[kind];
   for (const auto& [key, site] : other.sites) {
     AccessSite& mine = sites.try_emplace(key, AccessSite{site.pc, site.kind, 0, {}}).first->second;

@@ -4,7 +4,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <exception>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,7 +66,9 @@ struct AsyncCopyQueue {
   }
 };
 
-enum class ThreadStatus { ready, at_barrier, at_warp_sync, done, failed };
+// at_pipeline: blocked in a cuda::pipeline call (library_copy.cpp) until the other
+// threads commit or release a stage.
+enum class ThreadStatus { ready, at_barrier, at_warp_sync, at_pipeline, done, failed };
 
 struct Worker;
 
@@ -91,6 +95,10 @@ struct ThreadState {
   std::exception_ptr error;
   AsyncCopyQueue copies;
   LastSeen last_seen;
+  // Where the thread waits while at_pipeline: the call and its site, for a deadlock's report.
+  const char* pipeline_call = nullptr;
+  const char* pipeline_file = nullptr;
+  int pipeline_line = 0;
   std::vector<AccessRecord> accesses;  // since the last barrier
   std::size_t record_limit = 0;        // the most accesses recorded between barriers
   bool past_request_limit = false;     // more accesses than that were made
@@ -211,6 +219,27 @@ struct SharedMemory {
   }
 };
 
+// One use of a stage of a block-scoped cuda::pipeline: the k-th producer_acquire ...
+// producer_commit of every thread is batch k, in stage k % stages. Its copies wait here,
+// per issuing thread, until every thread of the block has committed the batch; then they
+// land, all at once (library_copy.cpp).
+struct PipelineBatch {
+  std::vector<std::vector<PendingCopy>> copies;  // per thread
+  unsigned committed = 0;                        // threads that committed it
+  unsigned released = 0;                         // threads that released it
+  bool has_copies = false;
+  bool landed = false;
+};
+
+// A block's cuda::pipeline, known by the address of its pipeline_shared_state; the
+// counts are per thread of the block.
+struct BlockPipeline {
+  const void* shared_state = nullptr;
+  int stages = 0;
+  std::vector<std::uint32_t> acquired, committed, waited, released;
+  std::map<std::uint32_t, PipelineBatch> batches;  // those not yet released by every thread
+};
+
 struct Worker {
   Worker();
   ~Worker();
@@ -227,6 +256,7 @@ struct Worker {
   const ThreadState* running = nullptr;
   bool block_aborting = false;
   const Allocation* last_allocation = nullptr;  // a cache for global accesses
+  std::deque<BlockPipeline> pipelines;  // the running block's cuda::pipeline objects (stable references)
 
   // Gives the worker exactly `count` fibers on fresh stacks (none for 0).
   void provide_threads(std::size_t count, std::size_t stack_bytes);
@@ -279,6 +309,14 @@ inline constexpr std::size_t kDeviceAllocationGap = 4096;
 
 // Performs the first `count` not-yet-performed copies of the queue, in order.
 void perform_copies(AsyncCopyQueue& queue, std::size_t up_to);
+// Checks a cp.async of `thread` (size, alignment, address spaces, races), poisons its
+// destination, records its accesses and counts it: the copy, to be queued by the caller
+// and performed at a wait. `pc`: the kernel's code address that issued it.
+PendingCopy issue_copy(ThreadState& thread, void* shared_dst, const void* global_src, int copy_bytes,
+                       int src_bytes, CacheLevel level, const char* file, int line, const void* pc);
+// Fails the launch when a thread has `in_flight` copies not waited for, too many to be
+// anything but a loop without end. `what` starts the message ("cp.async of 4 bytes: ").
+void check_copies_in_flight(std::size_t in_flight, const std::string& what, const char* file, int line);
 
 // Static shared memory (shared_memory.cpp): the range of this OS thread's thread-local
 // block, found once per worker, and the poison-on-first-touch of each block.
@@ -337,6 +375,15 @@ void reserve_request_records(Worker& worker, unsigned threads);
 void tally_warp(Worker& worker, unsigned first, unsigned threads);
 // The same for every warp of the block.
 void tally_requests(Worker& worker, unsigned threads);
+
+// Suspends the running thread until a pipeline call of another thread releases it.
+void wait_at_pipeline(ThreadState& thread);
+// cuda::pipeline (library_copy.cpp): forgets the pipelines of the block before; at the
+// block's end, counts the copies that never landed; when every thread is stuck, the
+// threads blocked in a pipeline call described for the error ("" if none).
+void begin_block_pipelines(Worker& worker);
+void finish_block_pipelines(Worker& worker);
+std::string describe_stuck_pipelines(const Worker& worker, unsigned threads);
 
 // Warp rendezvous (warp.cpp): lanes of a warp waiting that can never be released,
 // described for the error (all other threads are at a barrier or done); "" if none.

@@ -130,6 +130,26 @@ struct LaunchStats {
   // waits: over `waits`, how much a thread kept travelling while it went on computing.
   std::uint64_t copies_in_flight_after_waits = 0;
   std::uint64_t copies_never_waited = 0;  // copies still pending when their thread ended
+  // The CUDA C++ library's copies (cooperative_groups::memcpy_async, cuda::memcpy_async):
+  // calls, each thread's call of a collective one counted, and the cp.async operations
+  // they issued (also counted in cp_async_4/8/16 above).
+  std::uint64_t library_copies = 0;
+  std::uint64_t library_cp_async = 0;
+  std::uint64_t group_waits = 0;  // cooperative_groups::wait and wait_prior
+  // cuda::pipeline calls, summed over threads.
+  std::uint64_t pipeline_acquires = 0;
+  std::uint64_t pipeline_commits = 0;
+  std::uint64_t pipeline_waits = 0;     // consumer_wait
+  std::uint64_t pipeline_releases = 0;  // consumer_release
+  // Stages a thread had committed and not yet waited for, summed over its consumer_waits:
+  // over pipeline_waits, 2 for a double buffer that commits the next stage before it
+  // waits for this one, 1 where copies and arithmetic take turns.
+  std::uint64_t pipeline_stages_at_waits = 0;
+  // consumer_waits on a stage into which no thread had issued a copy.
+  std::uint64_t pipeline_empty_waits = 0;
+  // cuda::memcpy_async calls with no stage acquired (after a producer_commit, before the
+  // next producer_acquire): the copies join the next stage committed.
+  std::uint64_t pipeline_copies_outside_stage = 0;
   // Warp requests of each kind, and per code address.
   RequestCounts requests[kAccessKinds];
   std::map<std::pair<const void*, AccessKind>, AccessSite> sites;
@@ -225,5 +245,27 @@ void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_
 void cp_async_commit(const char* file, int line);
 void cp_async_wait(int pending_groups, const char* file, int line);
 void cp_async_wait_all(const char* file, int line);
+
+// ---------------------------------------------------------------------------------
+// The CUDA C++ library's copies (wb/sim/cuda_cooperative_groups.hpp, cuda_pipeline.hpp).
+
+// A collective copy of `bytes` from global `src` to shared `dst` by the thread of rank
+// `rank` of a group of `group_size`: this thread's share, as cp.async copies of the widest
+// size (16, 8 or 4 bytes) that both addresses and the size allow, chunk i going to the
+// thread of rank i % group_size. `promised_alignment`: the N of a cuda::aligned_size_t<N>,
+// checked (1: none). With `pipeline` (a pipeline_shared_state's address), the copies join
+// the thread's acquired stage; without, they form one cp.async group (committed).
+// `api` names the call in messages.
+void library_memcpy_async(void* dst, const void* src, std::size_t bytes, std::size_t promised_alignment,
+                          unsigned rank, unsigned group_size, const void* pipeline, const char* api,
+                          const char* file, int line);
+// cooperative_groups::wait_prior<N>(block): every copy group of this thread but the newest
+// N lands, then the block's barrier.
+void library_group_wait(int pending_groups, const char* file, int line);
+
+// A block-scoped cuda::pipeline, known by its shared state's address.
+enum class PipelineCall { acquire, commit, wait, release };
+void pipeline_attach(const void* shared_state, int stages, unsigned group_size, const char* file, int line);
+void pipeline_call(const void* shared_state, PipelineCall call, const char* file, int line);
 
 }  // namespace wb::sim

@@ -1,0 +1,381 @@
+// The CUDA C++ library's asynchronous copies in the simulator, on top of its cp.async.
+//
+// cooperative_groups::memcpy_async(group, dst, src, bytes) is called by every thread of
+// the group with the same arguments; each thread issues its share of the copy as cp.async
+// operations (chunk i of the copy goes to the thread of rank i % size), of the widest size,
+// 16, 8 or 4 bytes, that both addresses and the size allow, and closes them into one
+// cp.async group. cooperative_groups::wait(group) is cp.async.wait_group 0 and the group's
+// barrier. So everything chapters 1 to 6 check of cp.async (poison until the wait, sizes,
+// alignment, address spaces, races) holds for the library's copies too.
+//
+// A block-scoped cuda::pipeline keeps its copies apart from the thread's cp.async groups.
+// Every thread's k-th producer_acquire ... producer_commit is batch k, in stage k % stages.
+// consumer_wait makes the copies of the oldest batch of *every* thread visible: it blocks
+// until every thread of the block has committed the batch, and the first thread through
+// lands it (copy late: a read before the wait sees poison), each copy checked for races as
+// a write of the thread that issued it; then a new barrier interval begins (the race
+// check's ordering: reads after consumer_wait are ordered after the copies, and after every
+// store the producers made before their producer_commit). consumer_release counts the threads done with a batch; when
+// the last one releases it, a new interval begins again, and producer_acquire of the same
+// stage, which blocks until then, may refill it. A thread that calls the four out of order,
+// or acquires a stage it never released itself, fails at once with the reason; threads
+// that wait for one another forever fail with a report of who waits where.
+#include <algorithm>
+#include <cstring>
+
+#include "wb/poison.hpp"
+#include "worker.hpp"
+
+namespace wb::sim {
+namespace {
+
+const char* call_name(PipelineCall call) {
+  switch (call) {
+    case PipelineCall::acquire: return "producer_acquire()";
+    case PipelineCall::commit: return "producer_commit()";
+    case PipelineCall::wait: return "consumer_wait()";
+    case PipelineCall::release: return "consumer_release()";
+  }
+  return "?";
+}
+
+unsigned block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
+
+BlockPipeline* find_pipeline(Worker& worker, const void* shared_state) {
+  for (BlockPipeline& pipeline : worker.pipelines) {
+    if (pipeline.shared_state == shared_state) return &pipeline;
+  }
+  return nullptr;
+}
+
+BlockPipeline& require_pipeline(Worker& worker, const void* shared_state, const char* what, const char* file,
+                                int line) {
+  BlockPipeline* pipeline = find_pipeline(worker, shared_state);
+  if (pipeline == nullptr) {
+    kernel_fail(file, line,
+                std::string(what) + " on a pipeline this thread's block never made: call "
+                                    "cuda::make_pipeline(block, &shared_state) in every thread first",
+                ErrorKind::pipeline);
+  }
+  return *pipeline;
+}
+
+PipelineBatch& batch_of(BlockPipeline& pipeline, std::uint32_t index, unsigned threads) {
+  PipelineBatch& batch = pipeline.batches[index];
+  if (batch.copies.size() != threads) batch.copies.resize(threads);
+  return batch;
+}
+
+std::string stage_text(const BlockPipeline& pipeline, std::uint32_t batch) {
+  return "stage " + std::to_string(batch % static_cast<std::uint32_t>(pipeline.stages)) + " (its use " +
+         std::to_string(batch / static_cast<std::uint32_t>(pipeline.stages) + 1) + ", the block's batch " +
+         std::to_string(batch) + " of copies)";
+}
+
+// Lets the threads blocked in `call` on this pipeline run again (they check again).
+void wake(Worker& worker, PipelineCall call) {
+  const char* name = call_name(call);
+  for (unsigned i = 0; i < block_threads(); ++i) {
+    ThreadState& other = *worker.threads[i];
+    if (other.status == ThreadStatus::at_pipeline && other.pipeline_call == name) {
+      other.status = ThreadStatus::ready;
+    }
+  }
+}
+
+void block_in(ThreadState& thread, PipelineCall call, const char* file, int line) {
+  thread.pipeline_call = call_name(call);
+  thread.pipeline_file = file;
+  thread.pipeline_line = line;
+  wait_at_pipeline(thread);
+}
+
+// What a race of a pipeline's copies usually means.
+std::string pipeline_race_hint(const Worker& worker) {
+  if (worker.stats.pipeline_copies_outside_stage > 0) {
+    return "This thread issued cuda::memcpy_async with no stage acquired, after a producer_commit() and "
+           "before the next producer_acquire(): its copies joined the next stage instead of the one "
+           "committed. Is producer_commit() before the copies instead of after them?";
+  }
+  return "Does a thread read this stage before its consumer_wait(), or refill a stage before every "
+         "thread's consumer_release()?";
+}
+
+// The last thread committed the batch: every thread's copies of it land now.
+void land_batch(Worker& worker, const BlockPipeline& pipeline, std::uint32_t index, PipelineBatch& batch) {
+  for (unsigned owner = 0; owner < batch.copies.size(); ++owner) {
+    ThreadState& issuer = *worker.threads[owner];
+    for (const PendingCopy& copy : batch.copies[owner]) {
+      std::string race;
+      if (!check_shared_race(issuer, copy.destination, static_cast<std::size_t>(copy.copy_bytes), true, copy.pc,
+                             race)) {
+        kernel_fail_at(source_line_of(copy.pc),
+                       "cuda::pipeline: the copies of " + stage_text(pipeline, index) +
+                           " land at the first consumer_wait() for it, which makes them visible to the "
+                           "block; here thread " +
+                           format_index(issuer.index) + "'s copy of it lands on a word another thread touched "
+                                                         "before: " +
+                           race + " " + pipeline_race_hint(worker),
+                       ErrorKind::shared_race);
+      }
+      std::memcpy(copy.destination, copy.source, static_cast<std::size_t>(copy.source_bytes));
+    }
+    batch.copies[owner].clear();
+  }
+  batch.landed = true;
+  begin_interval(worker.shared);
+}
+
+}  // namespace
+
+void library_memcpy_async(void* dst, const void* src, std::size_t bytes, std::size_t promised_alignment,
+                          unsigned rank, unsigned group_size, const void* pipeline_state, const char* api,
+                          const char* file, int line) {
+  ThreadState& thread = require_thread(api, file, line);
+  note_call_site(thread, file, line);
+  Worker& worker = *thread.worker;
+  const void* pc = __builtin_return_address(0);  // in the kernel: names its line
+  const std::string what = std::string(api) + " of " + std::to_string(bytes) + " bytes: ";
+  const auto dst_address = reinterpret_cast<std::uintptr_t>(dst);
+  const auto src_address = reinterpret_cast<std::uintptr_t>(src);
+  if (promised_alignment > 1 &&
+      (dst_address % promised_alignment != 0 || src_address % promised_alignment != 0 ||
+       bytes % promised_alignment != 0)) {
+    kernel_fail(file, line,
+                what + "cuda::aligned_size_t<" + std::to_string(promised_alignment) +
+                    "> promises that both addresses and the size are multiples of " +
+                    std::to_string(promised_alignment) + " bytes, and they are not (destination % " +
+                    std::to_string(promised_alignment) + " == " + std::to_string(dst_address % promised_alignment) +
+                    ", source % " + std::to_string(promised_alignment) + " == " +
+                    std::to_string(src_address % promised_alignment) + ", size % " +
+                    std::to_string(promised_alignment) + " == " + std::to_string(bytes % promised_alignment) +
+                    "): the library would issue misaligned copies",
+                ErrorKind::misaligned);
+  }
+  int width = 16;
+  while (width > 4 && (dst_address % width != 0 || src_address % width != 0 || bytes % width != 0)) width /= 2;
+  if (dst_address % width != 0 || src_address % width != 0 || bytes % width != 0) {
+    kernel_fail(file, line,
+                what + "the simulator copies whole 4-byte words, and here an address or the size is "
+                       "not a multiple of 4",
+                ErrorKind::misaligned);
+  }
+  if (group_size == 0 || rank >= group_size) {
+    kernel_fail(file, line, what + "the thread's rank is not inside its group");
+  }
+  LaunchStats& stats = worker.stats;
+  ++stats.library_copies;
+
+  std::vector<PendingCopy>* destination_queue = nullptr;
+  if (pipeline_state != nullptr) {
+    BlockPipeline& pipeline = require_pipeline(worker, pipeline_state, api, file, line);
+    const unsigned self = thread.linear_index;
+    if (pipeline.acquired[self] == pipeline.committed[self]) {
+      ++stats.pipeline_copies_outside_stage;
+      stats.warnings["cuda::memcpy_async calls with no stage acquired, after a producer_commit() and before the "
+                     "next producer_acquire(): their copies join the next stage committed, not the one waited "
+                     "for. Is producer_commit() before the copies instead of after them?"]++;
+    }
+    PipelineBatch& batch = batch_of(pipeline, pipeline.committed[self], block_threads());
+    destination_queue = &batch.copies[self];
+    batch.has_copies = true;
+  }
+  const auto chunks = bytes / static_cast<std::size_t>(width);
+  const CacheLevel level = width == 16 ? CacheLevel::global : CacheLevel::all;
+  for (std::size_t chunk = rank; chunk < chunks; chunk += group_size) {
+    const std::size_t offset = chunk * static_cast<std::size_t>(width);
+    void* chunk_dst = static_cast<std::byte*>(dst) + offset;
+    const void* chunk_src = static_cast<const std::byte*>(src) + offset;
+    if (destination_queue != nullptr) {
+      check_copies_in_flight(destination_queue->size(), what, file, line);
+      try {
+        destination_queue->push_back(issue_copy(thread, chunk_dst, chunk_src, width, width, level, file, line, pc));
+      } catch (const KernelError& error) {
+        if (error.kind() != ErrorKind::shared_race) throw;
+        throw KernelError(std::string(error.what()) + " The copy is a cuda::memcpy_async into a pipeline "
+                          "stage. " + pipeline_race_hint(worker), ErrorKind::shared_race);
+      }
+    } else {
+      check_copies_in_flight(thread.copies.not_performed(), what, file, line);
+      thread.copies.copies.push_back(issue_copy(thread, chunk_dst, chunk_src, width, width, level, file, line, pc));
+    }
+    ++stats.library_cp_async;
+  }
+  if (destination_queue == nullptr) cp_async_commit(file, line);
+}
+
+void library_group_wait(int pending_groups, const char* file, int line) {
+  ThreadState& thread = require_thread("cooperative_groups::wait", file, line);
+  ++thread.worker->stats.group_waits;
+  cp_async_wait(pending_groups, file, line);
+  sync_block(file, line);
+}
+
+void pipeline_attach(const void* shared_state, int stages, unsigned group_size, const char* file, int line) {
+  ThreadState& thread = require_thread("cuda::make_pipeline", file, line);
+  note_call_site(thread, file, line);
+  Worker& worker = *thread.worker;
+  const unsigned threads = block_threads();
+  if (group_size != threads) {
+    kernel_fail(file, line,
+                "cuda::make_pipeline: the simulator models a pipeline of the whole block "
+                "(cooperative_groups::this_thread_block())",
+                ErrorKind::pipeline);
+  }
+  if (stages < 1) kernel_fail(file, line, "cuda::make_pipeline: a pipeline has at least 1 stage", ErrorKind::pipeline);
+  if (find_pipeline(worker, shared_state) != nullptr) return;  // another thread made it
+  BlockPipeline pipeline;
+  pipeline.shared_state = shared_state;
+  pipeline.stages = stages;
+  pipeline.acquired.assign(threads, 0);
+  pipeline.committed.assign(threads, 0);
+  pipeline.waited.assign(threads, 0);
+  pipeline.released.assign(threads, 0);
+  worker.pipelines.push_back(std::move(pipeline));
+}
+
+void pipeline_call(const void* shared_state, PipelineCall call, const char* file, int line) {
+  const std::string name = std::string("cuda::pipeline::") + call_name(call);
+  ThreadState& thread = require_thread(name.c_str(), file, line);
+  note_call_site(thread, file, line);
+  Worker& worker = *thread.worker;
+  LaunchStats& stats = worker.stats;
+  const unsigned threads = block_threads();
+  const unsigned self = thread.linear_index;
+  BlockPipeline& pipeline = require_pipeline(worker, shared_state, name.c_str(), file, line);
+  const auto stages = static_cast<std::uint32_t>(pipeline.stages);
+  const std::string stages_text = std::to_string(stages) + (stages == 1 ? " stage" : " stages");
+
+  switch (call) {
+    case PipelineCall::acquire: {
+      const std::uint32_t batch = pipeline.acquired[self];
+      if (batch > pipeline.committed[self]) {
+        kernel_fail(file, line,
+                    name + ": this thread acquired a stage before and has not committed it: each "
+                           "producer_acquire() is followed by its copies and one producer_commit()",
+                    ErrorKind::pipeline);
+      }
+      if (batch >= stages) {
+        const std::uint32_t previous = batch - stages;  // the batch that used this stage before
+        if (pipeline.released[self] <= previous) {
+          kernel_fail(file, line,
+                      name + ": stage " + std::to_string(batch % stages) +
+                          " was never released: is consumer_release() missing? The pipeline has " +
+                          stages_text + "; this thread's producer_acquire() number " + std::to_string(batch + 1) +
+                          " needs the stage back from its use " +
+                          std::to_string(previous / stages + 1) + ", which this thread waited for (" +
+                          std::to_string(pipeline.waited[self]) + " consumer_wait() so far) but released only " +
+                          std::to_string(pipeline.released[self]) +
+                          " times. On a GPU the thread would wait for itself forever.",
+                      ErrorKind::pipeline);
+        }
+        // The other threads' reads of the stage come before its refill.
+        while (pipeline.batches.count(previous) != 0) block_in(thread, call, file, line);
+      }
+      ++pipeline.acquired[self];
+      ++stats.pipeline_acquires;
+      break;
+    }
+    case PipelineCall::commit: {
+      const std::uint32_t batch = pipeline.committed[self];
+      if (pipeline.acquired[self] == batch) {
+        kernel_fail(file, line,
+                    name + ": no stage acquired: every producer_commit() closes the copies issued "
+                           "since a producer_acquire()",
+                    ErrorKind::pipeline);
+      }
+      ++pipeline.committed[self];
+      ++stats.pipeline_commits;
+      PipelineBatch& state = batch_of(pipeline, batch, threads);
+      if (++state.committed == threads) wake(worker, PipelineCall::wait);
+      break;
+    }
+    case PipelineCall::wait: {
+      const std::uint32_t batch = pipeline.waited[self];
+      if (pipeline.committed[self] <= batch) {
+        kernel_fail(file, line,
+                    name + ": this thread has committed no stage that it has not waited for yet (" +
+                        std::to_string(pipeline.committed[self]) + " producer_commit(), " +
+                        std::to_string(batch) +
+                        " consumer_wait() before this one): is a producer_commit() missing before it? "
+                        "On a GPU the thread would wait for itself forever.",
+                    ErrorKind::pipeline);
+      }
+      stats.pipeline_stages_at_waits += pipeline.committed[self] - batch;
+      while (batch_of(pipeline, batch, threads).committed < threads) block_in(thread, call, file, line);
+      PipelineBatch& state = pipeline.batches[batch];
+      if (!state.landed) land_batch(worker, pipeline, batch, state);  // the first consumer to get here
+      if (!state.has_copies) ++stats.pipeline_empty_waits;
+      ++pipeline.waited[self];
+      ++stats.pipeline_waits;
+      break;
+    }
+    case PipelineCall::release: {
+      const std::uint32_t batch = pipeline.released[self];
+      if (pipeline.waited[self] <= batch) {
+        kernel_fail(file, line,
+                    name + ": no stage to release: consumer_release() hands back the stage of the "
+                           "last consumer_wait(), and this thread has released every stage it waited for",
+                    ErrorKind::pipeline);
+      }
+      ++pipeline.released[self];
+      ++stats.pipeline_releases;
+      PipelineBatch& state = batch_of(pipeline, batch, threads);
+      if (++state.released == threads) {
+        pipeline.batches.erase(batch);
+        begin_interval(worker.shared);  // every thread's reads of the stage come before its refill
+        wake(worker, PipelineCall::acquire);
+      }
+      break;
+    }
+  }
+}
+
+void begin_block_pipelines(Worker& worker) {
+  worker.pipelines.clear();
+  for (auto& thread : worker.threads) thread->pipeline_call = nullptr;
+}
+
+void finish_block_pipelines(Worker& worker) {
+  std::uint64_t never_landed = 0;
+  for (const BlockPipeline& pipeline : worker.pipelines) {
+    for (const auto& [index, batch] : pipeline.batches) {
+      if (batch.landed) continue;
+      for (const auto& copies : batch.copies) never_landed += copies.size();
+    }
+  }
+  if (never_landed > 0) {
+    worker.stats.copies_never_waited += never_landed;
+    worker.stats.warnings[
+        "cuda::pipeline copies never landed (their stage was never committed by every thread of "
+        "the block: is a producer_commit() missing?)"] += never_landed;
+  }
+  worker.pipelines.clear();
+}
+
+std::string describe_stuck_pipelines(const Worker& worker, unsigned threads) {
+  std::vector<unsigned> blocked;
+  for (unsigned i = 0; i < threads; ++i) {
+    if (worker.threads[i]->status == ThreadStatus::at_pipeline) blocked.push_back(i);
+  }
+  if (blocked.empty()) return {};
+  const ThreadState& first = *worker.threads[blocked.front()];
+  std::vector<unsigned> elsewhere;
+  for (unsigned i = 0; i < threads; ++i) {
+    if (worker.threads[i]->status != ThreadStatus::at_pipeline) elsewhere.push_back(i);
+  }
+  std::string text = "a cuda::pipeline that can never go on: threads " + index_runs(blocked) + " (of " +
+                     std::to_string(threads) + ") wait in " + first.pipeline_call + " at " +
+                     first.pipeline_file + ":" + std::to_string(first.pipeline_line);
+  if (!elsewhere.empty()) {
+    text += ", for threads " + index_runs(elsewhere) +
+            ", which ended or wait at a __syncthreads() without having " +
+            (std::string(first.pipeline_call) == "consumer_wait()" ? "committed" : "released") +
+            " that stage";
+  }
+  text += ". Every thread of the block calls producer_acquire(), producer_commit(), consumer_wait() "
+          "and consumer_release() the same number of times, in that order for each stage.";
+  return text;
+}
+
+}  // namespace wb::sim

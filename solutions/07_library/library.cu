@@ -1,0 +1,175 @@
+// Chapter 7, the library way: chapters 1 and 6 again, with the copies of the CUDA C++
+// library instead of the workbook's cp.async wrappers.
+//
+// Step 1 is chapter 1's tile copy. cooperative_groups::memcpy_async(block, dst, src, bytes)
+// is called by every thread of the block with the same arguments; the library splits the
+// bytes over the threads and each issues its share as cp.async, as wide as the alignment
+// allows (16 bytes here: every column of the tile starts at a multiple of 512 bytes), then
+// commits them. cooperative_groups::wait(block) is the wait of chapter 1 and its
+// __syncthreads() in one call. A call copies one contiguous run: a column of the tile.
+//
+// Step 2 is chapter 6's double buffer, with a cuda::pipeline of two stages keeping the
+// books: producer_acquire() takes a free stage (the library waits until every thread has
+// released it), the copies go into it, producer_commit() closes it (the commit), and
+// consumer_wait() waits for the oldest stage of every thread (the wait and the barrier);
+// consumer_release() hands the stage back (the barrier at the end of chapter 6's loop).
+// cuda::aligned_size_t<16> promises whole, aligned 16-byte vectors, so the span starts 4
+// elements before its tile: one copy covers a tile and both its halos.
+//
+// Naming: gmem_ global memory, smem_ shared memory; shapes in the comments.
+#include <cooperative_groups.h>
+#include <cooperative_groups/memcpy_async.h>
+#include <cuda/pipeline>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "library.hpp"
+#include "wb/wb.cuh"
+
+namespace ch07 {
+namespace {
+
+namespace cg = cooperative_groups;
+using wb::Int;
+using Pipeline = cuda::pipeline<cuda::thread_scope_block>;
+
+//! [layouts]
+__device__ constexpr auto smem_layout = wb::col_major(Int<kTileRows>{}, Int<kTileCols>{});  // (128,16):(1,128)
+//! [layouts]
+
+static_assert(kTileRows * sizeof(float) % 16 == 0, "each column of the tile is whole 16-byte vectors");
+static_assert(kStreamTile % kThreads == 0, "the threads of a block cover a tile in whole passes");
+static_assert(kSpanPad >= kHalo && kSpanPad % 4 == 0, "the span's pad holds the halo and keeps 16-byte alignment");
+
+WB_HOST_DEVICE int tiles_of(int n, int tile) { return (n + tile - 1) / tile; }
+
+//! [step 1 kernel]
+__global__ void copy_tile_kernel(const float* gmem_in, float* gmem_out, int rows) {
+  __shared__ __align__(16) float smem_tile[smem_layout.cosize()];  // (128,16)
+
+  const cg::thread_block block = cg::this_thread_block();
+  const int tile_row = blockIdx.x * kTileRows;
+  const int tile_col = blockIdx.y * kTileCols;
+  const auto gmem_layout = wb::col_major(rows, Int<kTileCols>{}, rows);  // (rows,16):(1,rows)
+  const float* gmem_tile_in = gmem_in + tile_row + tile_col * rows;    // (128,16)
+  float* gmem_tile_out = gmem_out + tile_row + tile_col * rows;        // (128,16)
+
+  //! [step 1 hole]
+  for (int col = 0; col < kTileCols; ++col) {
+    cg::memcpy_async(block, &smem_tile[smem_layout(0, col)], &gmem_tile_in[gmem_layout(0, col)],
+                     sizeof(float) * kTileRows);
+  }
+  cg::wait(block);
+  //! [step 1 hole]
+
+  // The store walks the tile as one flat column-major run, 256 floats at a time:
+  // coalesced, and mostly other threads' elements.
+  for (int index = block.thread_rank(); index < smem_layout.size(); index += kThreads) {
+    const wb::Coord element = smem_layout.coord(index);
+    gmem_tile_out[gmem_layout(element.row, element.col)] = smem_tile[smem_layout(element.row, element.col)];
+  }
+}
+//! [step 1 kernel]
+
+//! [load span]
+// Issues, into the pipeline's acquired stage, the copy of the span of the tile that starts
+// at output tile_start: smem_span[j] holds input[tile_start - kSpanPad + j], j < kSpan.
+// The part of the span inside [0, n) is one collective copy; the rest, before the array's
+// start or after its end, is zeros, stored before the commit that publishes them.
+__device__ inline void load_span_async(const cg::thread_block& block, Pipeline& pipeline, float* smem_span,
+                                       const float* gmem_in, int n, int tile_start) {
+  const int span_start = tile_start - kSpanPad;           // the input index of smem_span[0]
+  const int first = span_start > 0 ? span_start : 0;                // the span's inputs inside
+  const int last = span_start + kSpan < n ? span_start + kSpan : n;  // [0, n): [first, last)
+  //! [step 2 hole]
+  cuda::memcpy_async(block, smem_span + (first - span_start), gmem_in + first,
+                     cuda::aligned_size_t<16>(sizeof(float) * (last - first)), pipeline);
+  for (int j = block.thread_rank(); j < kSpan; j += kThreads) {
+    const int index = span_start + j;
+    if (index < first || index >= last) smem_span[j] = 0.0f;
+  }
+  //! [step 2 hole]
+}
+//! [load span]
+
+//! [convolve tile]
+// Convolves the tile that starts at tile_start from its span and stores the outputs inside
+// [0, n). Thread t computes the outputs t, t + 256, ..., t + 1792 of the tile.
+__device__ inline void convolve_tile(const float* smem_span, const float* smem_weights, float* gmem_out, int n,
+                                     int tile_start) {
+  constexpr int outputs = kStreamTile / kThreads;  // 8 a thread
+  float sums[outputs] = {};
+  WB_UNROLL
+  for (int k = 0; k < kWidth; ++k) {
+    const float weight = smem_weights[k];
+    WB_UNROLL
+    for (int j = 0; j < outputs; ++j) {
+      // Output o reads input[o - kHalo + k], which is smem_span[o + kSpanPad - kHalo + k].
+      sums[j] += smem_span[threadIdx.x + j * kThreads + kSpanPad - kHalo + k] * weight;
+    }
+  }
+  WB_UNROLL
+  for (int j = 0; j < outputs; ++j) {
+    const int out_index = tile_start + threadIdx.x + j * kThreads;
+    if (out_index < n) gmem_out[out_index] = sums[j];
+  }
+}
+//! [convolve tile]
+
+//! [step 2 kernel]
+// Block b computes the tiles b, b + gridDim.x, ...; its i-th tile goes to stage i % 2.
+__global__ void convolve_pipelined_kernel(const float* gmem_in, const float* gmem_weights, float* gmem_out, int n) {
+  __shared__ __align__(16) float smem_span[kStages][kSpan];  // 2 x (2056)
+  __shared__ float smem_weights[kWidth];                     // (5)
+  WB_SHARED_LIBRARY_STATE
+  __shared__ cuda::pipeline_shared_state<cuda::thread_scope_block, kStages> pipeline_state;
+
+  const cg::thread_block block = cg::this_thread_block();
+  Pipeline pipeline = cuda::make_pipeline(block, &pipeline_state);
+  const int tiles = tiles_of(n, kStreamTile);
+  //! [step 2 hole]
+  // The first tile in flight, the weights stored meanwhile: both published by the commit.
+  pipeline.producer_acquire();
+  load_span_async(block, pipeline, smem_span[0], gmem_in, n, blockIdx.x * kStreamTile);
+  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];
+  pipeline.producer_commit();
+  int stage = 0;
+  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, stage ^= 1) {
+    // The next tile into the other stage, committed (empty past the last tile) before this
+    // tile's wait, so that it travels while this one is computed.
+    const int next_tile = tile + gridDim.x;
+    pipeline.producer_acquire();
+    if (next_tile < tiles) load_span_async(block, pipeline, smem_span[stage ^ 1], gmem_in, n, next_tile * kStreamTile);
+    pipeline.producer_commit();
+    pipeline.consumer_wait();  // this tile's stage, everyone's copies, landed
+    convolve_tile(smem_span[stage], smem_weights, gmem_out, n, tile * kStreamTile);
+    pipeline.consumer_release();  // everyone done with it: the next acquire may refill it
+  }
+  //! [step 2 hole]
+}
+//! [step 2 kernel]
+
+}  // namespace
+
+void copy_tiles(const float* gmem_in, float* gmem_out, int rows, int cols) {
+  if (rows <= 0 || cols <= 0 || rows % kTileRows != 0 || cols % kTileCols != 0) {
+    throw std::invalid_argument("copy_tiles: " + std::to_string(rows) + "x" + std::to_string(cols) +
+                                " is not a multiple of the 128x16 tile");
+  }
+  const dim3 grid(rows / kTileRows, cols / kTileCols);
+  wb::launch(copy_tile_kernel, grid, dim3(kThreads), 0, gmem_in, gmem_out, rows);
+}
+
+void convolve_pipelined(const float* gmem_in, const float* gmem_weights, float* gmem_out, int n) {
+  if (n <= 0 || n % 4 != 0) {
+    throw std::invalid_argument("convolve_pipelined: n must be a positive multiple of 4 (" + std::to_string(n) + ")");
+  }
+  // As many blocks as the GPU runs at once, each walking many tiles, never more than tiles.
+  const int resident = wb::resident_blocks(convolve_pipelined_kernel, dim3(kThreads), 0);
+  const dim3 grid(static_cast<unsigned>(std::min(tiles_of(n, kStreamTile), resident)));
+  wb::launch(convolve_pipelined_kernel, grid, dim3(kThreads), 0, gmem_in, gmem_weights, gmem_out, n);
+}
+
+}  // namespace ch07

@@ -1,0 +1,255 @@
+// The grader of chapter 7, the library way: a test per step, each at several sizes, under
+// the forward and the reverse schedule in the simulator and once on the GPU.
+//
+// Step 1 is graded as chapter 1's copy (fresh random input, the output poisoned with guard
+// bands, the exact copy), and in the simulator every element went to shared memory through
+// cooperative_groups::memcpy_async, as 16-byte cp.async, each thread waiting once. Step 2
+// is graded as chapter 6's convolution (a double-precision reference, tile edges and both
+// ends of the array), and in the simulator every input of every span went through one
+// cuda::memcpy_async of 16-byte copies, through the pipeline, with the next tile's stage
+// committed before this tile's consumer_wait.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "library.hpp"
+#include "wb/grading/backend_test.hpp"
+#include "wb/grading/convolution.hpp"
+#include "wb/grading/movement.hpp"
+#include "wb/grading/step.hpp"
+#include "wb/grading/technique.hpp"
+
+namespace {
+
+using wb::grading::Step;
+
+const char* const kFile = "chapters/07_library/library.cu";
+
+const Step kStep1{
+    7, 1, "chapter 1's copy with cooperative_groups::memcpy_async", kFile,
+    "for each column col of the tile, cg::memcpy_async(block, &smem_tile[smem_layout(0, col)], "
+    "&gmem_tile_in[gmem_layout(0, col)], sizeof(float) * kTileRows), called by every thread; then "
+    "cg::wait(block), which lands the copies and synchronises the block",
+    {{wb::ErrorKind::shared_race,
+      "a thread read a word of smem_tile that another thread's copy writes, with nothing between: "
+      "cg::wait(block) lands this thread's copies and then synchronises the block, so that every "
+      "thread's copies are visible to all. It belongs after the copies and before the reads."},
+     {wb::ErrorKind::source_out_of_bounds,
+      "a copy reads past the end of the input: a call copies one column of the tile, kTileRows "
+      "floats, from &gmem_tile_in[gmem_layout(0, col)]; is the size or the column's start wrong?"},
+     {wb::ErrorKind::destination_not_shared,
+      "a copy writes outside smem_tile: one column of the tile is kTileRows floats from "
+      "&smem_tile[smem_layout(0, col)]; is the size in bytes (sizeof(float) * kTileRows)?"},
+     {wb::ErrorKind::barrier,
+      "threads wait at different barriers: cg::wait(block) is a barrier of the whole block, so "
+      "every thread calls it, as every thread calls cg::memcpy_async."}}};
+
+const std::string kPipelineRace =
+    "a thread touched a word of a stage that another thread's copies write, unordered by the "
+    "pipeline: this tile's stage is read only after consumer_wait(), and a stage is refilled only "
+    "after producer_acquire(), which waits until every thread's consumer_release() of it.";
+
+const Step kStep2{
+    7, 2, "chapter 6's double buffer with cuda::pipeline", kFile,
+    "in load_span_async: cuda::memcpy_async(block, smem_span + (first - span_start), gmem_in + "
+    "first, cuda::aligned_size_t<16>(sizeof(float) * (last - first)), pipeline), then a zero in "
+    "every smem_span[j] outside [first, last). In the kernel: producer_acquire, the first tile into "
+    "stage 0, the weights, producer_commit; per tile: producer_acquire, the next tile (if any) into "
+    "smem_span[stage ^ 1], producer_commit (always), consumer_wait, convolve_tile from "
+    "smem_span[stage], consumer_release",
+    {{wb::ErrorKind::shared_race, kPipelineRace},
+     {wb::ErrorKind::pipeline,
+      "the pipeline's calls out of order: each stage is producer_acquire(), its copies, "
+      "producer_commit(), and later consumer_wait(), its reads, consumer_release(), in every thread."},
+     {wb::ErrorKind::misaligned,
+      "cuda::aligned_size_t<16> promises 16-byte aligned addresses and size: the span starts "
+      "kSpanPad = 4 elements (16 bytes) before its tile, and [first, last) are multiples of 4."},
+     {wb::ErrorKind::source_out_of_bounds,
+      "a copy reads outside the input: only the span's part inside [0, n), [first, last), is "
+      "copied; the rest of the span is zeros stored by the threads."},
+     {wb::ErrorKind::source_not_device,
+      "a copy reads outside the input: only the span's part inside [0, n), [first, last), is "
+      "copied; the rest of the span is zeros stored by the threads."},
+     {wb::ErrorKind::destination_not_shared,
+      "a copy writes outside the stage's span: its destination is smem_span + (first - span_start)."},
+     {wb::ErrorKind::global_out_of_bounds,
+      "an access past the end of the input, the weights or the output: are the stores bounded by n?"},
+     {wb::ErrorKind::too_many_copies,
+      "copies issued without end: does every loop advance, and is every stage committed?"}}};
+
+// ---------------------------------------------------------------------------------
+// Step 1
+
+#if WB_BACKEND_SIM
+// Every element through the library's copies, 16 bytes each, and one wait a thread.
+::testing::AssertionResult copied_by_the_library(const wb::sim::LaunchStats& stats, std::uint64_t elements) {
+  if (stats.library_copies == 0) {
+    return ::testing::AssertionFailure()
+           << "no cooperative_groups::memcpy_async was called: the step copies the tile with the "
+              "library's collective copy, not with wb::cp_async or plain loads.";
+  }
+  if (stats.library_cp_async != stats.cp_async_ops()) {
+    return ::testing::AssertionFailure()
+           << stats.cp_async_ops() - stats.library_cp_async
+           << " cp.async were issued by hand beside the library's: every copy of the step goes "
+              "through cg::memcpy_async.";
+  }
+  if (stats.cp_async_16 != stats.cp_async_ops() || stats.cp_async_16 * 4 != elements) {
+    return ::testing::AssertionFailure()
+           << "the library issued " << stats.cp_async_4 << " 4-byte, " << stats.cp_async_8 << " 8-byte and "
+           << stats.cp_async_16 << " 16-byte copies for " << elements
+           << " floats: a column of the tile, 512 bytes at a 16-byte aligned address, goes as 16-byte "
+              "copies; is a call given a column's start and its whole size?";
+  }
+  if (stats.group_waits != stats.threads) {
+    return ::testing::AssertionFailure()
+           << stats.group_waits << " cooperative_groups::wait for " << stats.threads
+           << " threads: one wait a thread, after all of its calls, lands every copy at once.";
+  }
+  return ::testing::AssertionSuccess();
+}
+#endif
+
+void grade_copy(const std::vector<std::pair<int, int>>& shapes) {
+  wb::grading::check_movement_shapes(shapes, [&](int rows, int cols) {
+    wb::grading::MovementCheck check;
+    check.step = kStep1;
+    check.input = {rows, cols, ch07::kTileRows, ch07::kTileCols};
+    check.output = check.input;
+    check.run = [=](const float* gmem_in, float* gmem_out) { ch07::copy_tiles(gmem_in, gmem_out, rows, cols); };
+    check.reference = [](const std::vector<float>& input) { return std::vector<double>(input.begin(), input.end()); };
+#if WB_BACKEND_SIM
+    const std::uint64_t elements = static_cast<std::uint64_t>(rows) * cols;
+    check.technique = [elements](const wb::sim::LaunchStats& stats) {
+      ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, elements);
+      if (technique) technique = copied_by_the_library(stats, elements);
+      return technique;
+    };
+#endif
+    return check;
+  });
+}
+
+// ---------------------------------------------------------------------------------
+// Step 2
+
+std::vector<int> sizes() {
+  // n a multiple of 4: the seed's, sizes that are no multiple of the tile, a single partial
+  // tile, an array shorter than the span's pad.
+  std::vector<int> list{16384, 16384 + 76, 40960 + 332, 1000, 256, 4};
+#if !WB_BACKEND_SIM
+  list.push_back(1 << 24);
+#endif
+  return list;
+}
+
+#if WB_BACKEND_SIM
+int tiles_of(int n, int tile) { return (n + tile - 1) / tile; }
+
+// Bytes of input the spans' copies read: the part of each span inside [0, n).
+std::uint64_t span_bytes(int n) {
+  std::uint64_t bytes = 0;
+  for (int tile = 0; tile < tiles_of(n, ch07::kStreamTile); ++tile) {
+    const int span_start = tile * ch07::kStreamTile - ch07::kSpanPad;
+    const int first = span_start > 0 ? span_start : 0;
+    const int last = span_start + ch07::kSpan < n ? span_start + ch07::kSpan : n;
+    bytes += 4u * static_cast<std::uint64_t>(last - first);
+  }
+  return bytes;
+}
+
+std::string two_decimals(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", value);
+  return text;
+}
+
+constexpr int kOverlapMinTilesPerBlock = 3;
+constexpr double kMinStagesAtWaits = 1.5;
+
+::testing::AssertionResult pipelined(const wb::sim::LaunchStats& stats, int n) {
+  if (stats.pipeline_waits == 0) {
+    return ::testing::AssertionFailure()
+           << "no consumer_wait(): the step streams the tiles through the cuda::pipeline.";
+  }
+  if (stats.library_cp_async != stats.cp_async_ops() || stats.cp_async_16 != stats.cp_async_ops()) {
+    return ::testing::AssertionFailure()
+           << stats.cp_async_ops() << " cp.async, " << stats.library_cp_async << " of them by cuda::memcpy_async, "
+           << stats.cp_async_16 << " of 16 bytes: every span goes through the library's copy with "
+              "cuda::aligned_size_t<16>.";
+  }
+  const std::uint64_t expected = span_bytes(n);
+  if (stats.cp_async_bytes != expected) {
+    return ::testing::AssertionFailure()
+           << "the copies read " << stats.cp_async_bytes << " bytes where the spans' parts inside the array are "
+           << expected << ": "
+           << (stats.cp_async_bytes < expected ? "some of a span is missing (a halo, or the last, partial tile?)"
+                                               : "some inputs are copied twice")
+           << ".";
+  }
+  if (stats.copies_never_waited > 0) {
+    return ::testing::AssertionFailure() << stats.copies_never_waited
+                                         << " copies never landed: every stage is committed and waited for.";
+  }
+  if (stats.pipeline_copies_outside_stage > 0) {
+    return ::testing::AssertionFailure()
+           << stats.pipeline_copies_outside_stage
+           << " cuda::memcpy_async calls came with no stage acquired (after a producer_commit(), before "
+              "the next producer_acquire()): is producer_commit() before the copies?";
+  }
+  const bool judged = stats.blocks > 0 && static_cast<std::uint64_t>(tiles_of(n, ch07::kStreamTile)) >=
+                                              kOverlapMinTilesPerBlock * stats.blocks;
+  const double at_waits =
+      static_cast<double>(stats.pipeline_stages_at_waits) / static_cast<double>(stats.pipeline_waits);
+  if (judged && at_waits < kMinStagesAtWaits) {
+    return ::testing::AssertionFailure()
+           << "each consumer_wait() found " << two_decimals(at_waits)
+           << " stages committed on average: the copies and the arithmetic take turns. Acquire, load and "
+              "commit the next tile's stage before this tile's consumer_wait(), so that two stages are in "
+              "flight at each wait.";
+  }
+  return ::testing::AssertionSuccess();
+}
+#endif
+
+using Chapter7Library = wb::grading::KernelTest;
+
+TEST_F(Chapter7Library, Step1CopyTheTileWithCooperativeGroups) {
+  grade_copy({{256, 32}, {256, 64}, {128, 16}, {512, 48}});
+}
+
+TEST_F(Chapter7Library, Step2DoubleBufferWithCudaPipeline) {
+  [[maybe_unused]] bool reported = false;
+  wb::grading::check_convolution_sizes(sizes(), [&](int n) {
+    wb::grading::ConvolutionCheck check;
+    check.step = kStep2;
+    check.n = n;
+    check.width = ch07::kWidth;
+    check.tile = ch07::kStreamTile;
+    check.run = [n](const float* in, const float* weights, float* out) { ch07::convolve_pipelined(in, weights, out, n); };
+    check.in_flight_cause =
+        "outputs were computed from a stage whose copies had not landed: consumer_wait() lands the "
+        "oldest committed stage, this tile's; read smem_span[stage] after it, and load the next tile "
+        "into smem_span[stage ^ 1], between its own producer_acquire() and producer_commit().";
+#if WB_BACKEND_SIM
+    check.technique = [n](const wb::sim::LaunchStats& stats) { return pipelined(stats, n); };
+    check.on_success = [&reported, n](const wb::sim::LaunchStats& stats) {
+      if (reported || stats.pipeline_waits == 0) return;
+      reported = true;
+      std::printf("Chapter 7, step 2, %d elements, %llu blocks: %s stages committed at each consumer_wait, "
+                  "%llu cp.async of 16 bytes through cuda::memcpy_async\n",
+                  n, static_cast<unsigned long long>(stats.blocks),
+                  two_decimals(static_cast<double>(stats.pipeline_stages_at_waits) /
+                               static_cast<double>(stats.pipeline_waits)).c_str(),
+                  static_cast<unsigned long long>(stats.library_cp_async));
+    };
+#endif
+    return check;
+  });
+}
+
+}  // namespace

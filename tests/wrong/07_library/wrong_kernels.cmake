@@ -1,0 +1,63 @@
+# Known-wrong versions of chapter 7's solution, each one mistake a learner makes, with
+# the diagnosis the grader must give. Each is the solution with FIND replaced by REPLACE.
+
+# Step 1, cooperative_groups::memcpy_async.
+wb_wrong_kernel(no_group_wait
+  FIND "  cg::wait(block);\n"
+  REPLACE ""
+  EXPECT "step 1.*a race on shared memory.*cg::wait\\(block\\) lands this thread's copies and then synchronises the block")
+
+wb_wrong_kernel(block_sync_instead_of_wait
+  FIND "  cg::wait(block);\n"
+  REPLACE "  block.sync();\n"
+  EXPECT "step 1.*read from shared memory before their cp.async had landed")
+
+wb_wrong_kernel(column_size_in_floats
+  FIND "                     sizeof(float) * kTileRows);"
+  REPLACE "                     kTileRows);"
+  EXPECT "step 1.*elements are wrong")
+
+wb_wrong_kernel(one_call_for_the_whole_tile
+  FIND "  for (int col = 0; col < kTileCols; ++col) {\n    cg::memcpy_async(block, &smem_tile[smem_layout(0, col)], &gmem_tile_in[gmem_layout(0, col)],\n                     sizeof(float) * kTileRows);\n  }\n"
+  REPLACE "  cg::memcpy_async(block, smem_tile, gmem_tile_in, sizeof(float) * kTileRows * kTileCols);\n"
+  EXPECT "step 1.*elements are wrong")
+
+# Step 2, cuda::pipeline.
+wb_wrong_kernel(missing_consumer_release
+  FIND "    pipeline.consumer_release();  // everyone done with it: the next acquire may refill it\n"
+  REPLACE ""
+  EXPECT "step 2.*stage 0 was never released: is consumer_release\\(\\) missing\\?")
+
+wb_wrong_kernel(commit_before_the_copies
+  FIND "    pipeline.producer_acquire();\n    if (next_tile < tiles) load_span_async(block, pipeline, smem_span[stage ^ 1], gmem_in, n, next_tile * kStreamTile);\n    pipeline.producer_commit();\n"
+  REPLACE "    pipeline.producer_acquire();\n    pipeline.producer_commit();\n    if (next_tile < tiles) load_span_async(block, pipeline, smem_span[stage ^ 1], gmem_in, n, next_tile * kStreamTile);\n"
+  EXPECT "step 2.*Is producer_commit\\(\\) before the copies instead of after them")
+
+wb_wrong_kernel(read_before_consumer_wait
+  FIND "    pipeline.consumer_wait();  // this tile's stage, everyone's copies, landed\n    convolve_tile(smem_span[stage], smem_weights, gmem_out, n, tile * kStreamTile);\n"
+  REPLACE "    convolve_tile(smem_span[stage], smem_weights, gmem_out, n, tile * kStreamTile);\n    pipeline.consumer_wait();  // this tile's stage, everyone's copies, landed\n"
+  EXPECT "step 2.*a race on shared memory.*this tile's stage is read only after consumer_wait\\(\\)")
+
+wb_wrong_kernel(next_stage_after_the_wait
+  FIND "    pipeline.producer_acquire();\n    if (next_tile < tiles) load_span_async(block, pipeline, smem_span[stage ^ 1], gmem_in, n, next_tile * kStreamTile);\n    pipeline.producer_commit();\n    pipeline.consumer_wait();  // this tile's stage, everyone's copies, landed\n"
+  REPLACE "    pipeline.consumer_wait();  // this tile's stage, everyone's copies, landed\n    pipeline.producer_acquire();\n    if (next_tile < tiles) load_span_async(block, pipeline, smem_span[stage ^ 1], gmem_in, n, next_tile * kStreamTile);\n    pipeline.producer_commit();\n"
+  EXPECT "step 2.*the copies and the arithmetic take turns")
+
+wb_wrong_kernel(no_acquire_for_the_next_tile
+  FIND "    pipeline.producer_acquire();\n    if (next_tile < tiles)"
+  REPLACE "    if (next_tile < tiles)"
+  EXPECT "step 2.*producer_commit\\(\\): no stage acquired")
+
+wb_wrong_kernel(span_starts_at_the_halo
+  FIND "  const int span_start = tile_start - kSpanPad;"
+  REPLACE "  const int span_start = tile_start - kHalo;"
+  EXPECT "step 2.*aligned_size_t<16> promises.*the span starts kSpanPad = 4 elements")
+
+wb_wrong_kernel(no_zeros_outside_the_array
+  FIND "    if (index < first || index >= last) smem_span[j] = 0.0f;\n"
+  REPLACE ""
+  EXPECT "step 2.*elements are wrong")
+
+# Not here: the weights stored after the first producer_commit(). On a GPU that is a race
+# (consumer_wait() orders only what came before the commit); the simulator's model lands a
+# stage at the first consumer_wait() for it, after every thread's stores, and misses it.
