@@ -29,14 +29,11 @@ int main() {
   in.upload(wb::grading::random_floats(count, wb::grading::fresh_seed()));
   out.poison();
 
-  const double memcpy_ms = wb::median_milliseconds(
-      [&] { WB_CUDA_CHECK(cudaMemcpy(out.data(), in.data(), in.bytes(), cudaMemcpyDeviceToDevice)); },
-      5, 50);
+  const double memcpy_gbs = wb::grading::memcpy_d2d_gbs(in, out);
   out.poison();
   const double kernel_ms =
       wb::median_milliseconds([&] { ch01::copy_tiles(in.data(), out.data(), rows, cols); }, 5, 50);
   const bool correct = copied_exactly(in, out);
-  const double memcpy_gbs = bytes_moved / memcpy_ms / 1e6;
   const double kernel_gbs = bytes_moved / kernel_ms / 1e6;
   std::printf("%-9s %6.0f GB/s  %5.1f%% of cudaMemcpy D2D (%4.0f GB/s, same run)  %s  [%s, %dx%d floats]\n",
               variant, kernel_gbs, 100.0 * kernel_gbs / memcpy_gbs, memcpy_gbs,

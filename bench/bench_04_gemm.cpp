@@ -40,47 +40,14 @@ const Kernel kKernels[] = {
 
 #if WB_BACKEND_CUDA
 
-namespace {
-
-double relative_to(const std::vector<float>& actual, const std::vector<float>& expected) {
-  return wb::grading::relative_error(actual, std::vector<double>(expected.begin(), expected.end()));
-}
-
-}  // namespace
-
 int main() {
   const char* variant = WB_BENCH_VARIANT;  // "learner" or "solution"
   if (!wb::grading::gpu_for_bench(variant)) return 0;
-  const wb::grading::PedanticSgemm cublas_sgemm;
+  std::vector<wb::grading::GemmKernel> kernels;
+  for (const Kernel& kernel : kKernels) kernels.push_back({kernel.name, kernel.run});
   bool all_correct = true;
   for (const wb::grading::GemmShape shape : {wb::grading::GemmShape{2048, 2048, 256}, {4096, 4096, 4096}}) {
-    const auto [m, n, k] = shape;
-    const double flops = 2.0 * m * n * static_cast<double>(k);
-    const auto seed = wb::grading::fresh_seed();
-    const std::vector<float> a = wb::grading::random_floats(std::size_t(m) * k, seed);
-    const std::vector<float> b = wb::grading::random_floats(std::size_t(n) * k, seed + 1);
-    wb::DeviceBuffer<float> gmem_a(a.size()), gmem_b(b.size()), gmem_c(std::size_t(m) * n),
-        gmem_cublas(std::size_t(m) * n);
-    gmem_a.upload(a);
-    gmem_b.upload(b);
-    const double cublas_ms = wb::median_milliseconds(
-        [&] { cublas_sgemm(gmem_a.data(), gmem_b.data(), gmem_cublas.data(), m, n, k); }, 5, 50);
-    const std::vector<float> expected = gmem_cublas.download();
-    const double cublas_tflops = flops / cublas_ms / 1e9;
-    std::printf("%-9s %s [%s]\n  cuBLAS SGEMM (pedantic FP32) %6.1f TFLOP/s\n", variant,
-                wb::grading::gemm_shape_text(shape).c_str(), wb::device_description().c_str(), cublas_tflops);
-    for (const Kernel& kernel : kKernels) {
-      gmem_c.poison();
-      const double ms = wb::median_milliseconds([&] { kernel.run(gmem_a.data(), gmem_b.data(), gmem_c.data(), m, n, k); },
-                                                5, 50);
-      const double error = relative_to(gmem_c.download(), expected);
-      const bool correct = error <= wb::grading::kGemmTolerance;
-      all_correct &= correct;
-      const double tflops = flops / ms / 1e9;
-      std::printf("  %-20s %6.1f TFLOP/s  %5.1f%% of cuBLAS  %s (error %.2g against cuBLAS)\n", kernel.name, tflops,
-                  100.0 * tflops / cublas_tflops, correct ? "result correct" : "RESULT WRONG: run check-chapter4 first",
-                  error);
-    }
+    all_correct &= wb::grading::bench_gemms_beside_cublas(variant, shape, kernels, "check-chapter4");
   }
   std::printf("  target of the reference's step 4: >= 80%% of cuBLAS at 4096^3 (aim 90%%)\n");
   return all_correct ? 0 : 1;

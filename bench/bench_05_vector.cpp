@@ -58,9 +58,7 @@ int main() {
   const double bytes_moved = 2.0 * count * sizeof(float);
   wb::DeviceBuffer<float> in(count), out(count);
   in.upload(wb::grading::random_floats(count, wb::grading::fresh_seed()));
-  const double memcpy_ms = wb::median_milliseconds(
-      [&] { WB_CUDA_CHECK(cudaMemcpy(out.data(), in.data(), in.bytes(), cudaMemcpyDeviceToDevice)); }, 5, 50);
-  const double memcpy_gbs = bytes_moved / memcpy_ms / 1e6;
+  const double memcpy_gbs = wb::grading::memcpy_d2d_gbs(in, out);
   std::printf("%-9s copies of %dx%d floats [%s]\n  cudaMemcpy D2D                %6.0f GB/s\n", variant, rows, cols,
               wb::device_description().c_str(), memcpy_gbs);
   for (const Copy& copy : kCopies) {
@@ -76,39 +74,10 @@ int main() {
   }
   std::printf("  target of step 1's 16-byte copy: >= 97%% of cudaMemcpy\n");
 
-  const wb::grading::GemmShape shape{4096, 4096, 4096};
-  const auto [m, n, k] = shape;
-  const double flops = 2.0 * m * n * static_cast<double>(k);
-  const auto seed = wb::grading::fresh_seed();
-  wb::DeviceBuffer<float> gmem_a(std::size_t(m) * k), gmem_b(std::size_t(n) * k), gmem_c(std::size_t(m) * n),
-      gmem_cublas(std::size_t(m) * n);
-  gmem_a.upload(wb::grading::random_floats(gmem_a.size(), seed));
-  gmem_b.upload(wb::grading::random_floats(gmem_b.size(), seed + 1));
-  const wb::grading::PedanticSgemm cublas_sgemm;
-  const double cublas_ms = wb::median_milliseconds(
-      [&] { cublas_sgemm(gmem_a.data(), gmem_b.data(), gmem_cublas.data(), m, n, k); }, 5, 50);
-  const std::vector<float> cublas_result = gmem_cublas.download();
-  const std::vector<double> expected(cublas_result.begin(), cublas_result.end());
-  const double cublas_tflops = flops / cublas_ms / 1e9;
-  std::printf("%-9s %s\n  cuBLAS SGEMM (pedantic FP32)  %6.1f TFLOP/s\n", variant,
-              wb::grading::gemm_shape_text(shape).c_str(), cublas_tflops);
-  const struct {
-    const char* name;
-    void (*run)(const float*, const float*, float*, int, int, int);
-  } gemms[] = {{"chapter 4, step 4 (4 bytes)", ch04::gemm_register_blocked},
-               {"step 2, 16-byte copies", ch05::gemm_copies_16}};
-  for (const auto& gemm : gemms) {
-    gmem_c.poison();
-    const double ms =
-        wb::median_milliseconds([&] { gemm.run(gmem_a.data(), gmem_b.data(), gmem_c.data(), m, n, k); }, 5, 50);
-    const double error = wb::grading::relative_error(gmem_c.download(), expected);
-    const bool correct = error <= wb::grading::kGemmTolerance;
-    all_correct &= correct;
-    const double tflops = flops / ms / 1e9;
-    std::printf("  %-28s %6.1f TFLOP/s  %5.1f%% of cuBLAS  %s (error %.2g against cuBLAS)\n", gemm.name, tflops,
-                100.0 * tflops / cublas_tflops, correct ? "result correct" : "RESULT WRONG: run check-chapter5 first",
-                error);
-  }
+  all_correct &= wb::grading::bench_gemms_beside_cublas(
+      variant, {4096, 4096, 4096},
+      {{"chapter 4, step 4 (4 bytes)", ch04::gemm_register_blocked}, {"step 2, 16-byte copies", ch05::gemm_copies_16}},
+      "check-chapter5");
   std::printf("  target of step 2: >= 85%% of cuBLAS at 4096^3 (aim 90%%)\n");
   return all_correct ? 0 : 1;
 }

@@ -80,10 +80,7 @@ int main() {
   wb::DeviceBuffer<float> gmem_in(input.size()), gmem_out(input.size()), gmem_weights(weights.size());
   gmem_in.upload(input);
   gmem_weights.upload(weights);
-  const double memcpy_ms = wb::median_milliseconds(
-      [&] { WB_CUDA_CHECK(cudaMemcpy(gmem_out.data(), gmem_in.data(), gmem_in.bytes(), cudaMemcpyDeviceToDevice)); },
-      5, 50);
-  const double memcpy_gbs = bytes_moved / memcpy_ms / 1e6;
+  const double memcpy_gbs = wb::grading::memcpy_d2d_gbs(gmem_in, gmem_out);
   std::printf("%-9s %d floats [%s]\n  cudaMemcpy D2D             %6.0f GB/s\n", variant, n,
               wb::device_description().c_str(), memcpy_gbs);
   bool all_correct = true;

@@ -66,9 +66,7 @@ int main() {
   const auto convolve = [&](Convolution run) { run(gmem_in.data(), gmem_weights.data(), gmem_out.data(), n); };
 #if WB_BACKEND_CUDA
   const auto gbs = [&](double ms) { return bytes_moved / ms / 1e6; };
-  const double memcpy_gbs = gbs(wb::median_milliseconds(
-      [&] { WB_CUDA_CHECK(cudaMemcpy(gmem_out.data(), gmem_in.data(), gmem_in.bytes(), cudaMemcpyDeviceToDevice)); },
-      5, 50));
+  const double memcpy_gbs = wb::grading::memcpy_d2d_gbs(gmem_in, gmem_out);
   std::printf("%-9s %d floats [%s]\n  cudaMemcpy D2D                          %6.0f GB/s\n", variant, n,
               wb::device_description().c_str(), memcpy_gbs);
   gmem_out.poison();
