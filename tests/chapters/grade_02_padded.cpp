@@ -24,6 +24,7 @@
 #include "wb/grading/movement.hpp"
 #include "wb/grading/random.hpp"
 #include "wb/grading/schedules.hpp"
+#include "wb/grading/run.hpp"
 #include "wb/grading/step.hpp"
 #include "wb/grading/technique.hpp"
 
@@ -185,12 +186,8 @@ void grade_column_sums(int rows, int cols, const std::string& configuration) {
   wb::DeviceBuffer<float> gmem_in(count);
   gmem_in.upload(input);
   wb::grading::GuardedBuffer<float> gmem_sums(static_cast<std::size_t>(cols));
-  try {
-    ch02::column_sums(gmem_in.data(), gmem_sums.data(), rows, cols);
-    wb::synchronize();
-  } catch (const wb::Error& error) {
-    ADD_FAILURE() << where << "the kernel failed: " << error.what() << "\n"
-                  << step.cause_line(error.kind()) << step.hint_line();
+  if (!wb::grading::run_kernel([&] { ch02::column_sums(gmem_in.data(), gmem_sums.data(), rows, cols); }, where,
+                               step)) {
     return;
   }
 #if WB_BACKEND_SIM

@@ -60,9 +60,7 @@ std::map<wb::ErrorKind, std::string> causes(const std::string& race) {
       {wb::ErrorKind::too_many_copies,
        "copies issued without end: is a wait missing from the loop, or the loop not advancing?"},
       {wb::ErrorKind::shared_race, race},
-      {wb::ErrorKind::barrier,
-       "threads wait at different __syncthreads(): keep every barrier outside any condition "
-       "that differs between the threads of a block."},
+      {wb::ErrorKind::barrier, wb::grading::barrier_divergence_cause()},
   };
 }
 

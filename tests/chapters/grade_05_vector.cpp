@@ -41,9 +41,7 @@ const std::map<wb::ErrorKind, std::string> kCommonCauses = {
     {wb::ErrorKind::shared_race,
      "a thread reads elements of the tile that other threads copied, with no barrier after "
      "everyone's wait: the wait makes a thread's own copies visible to itself only."},
-    {wb::ErrorKind::barrier,
-     "threads wait at different __syncthreads(): keep every barrier outside any condition that "
-     "differs between the threads of a block."},
+    {wb::ErrorKind::barrier, wb::grading::barrier_divergence_cause()},
 };
 
 std::map<wb::ErrorKind, std::string> causes_with(std::map<wb::ErrorKind, std::string> extra) {

@@ -62,9 +62,7 @@ std::map<wb::ErrorKind, std::string> causes(const std::string& race) {
       {wb::ErrorKind::too_many_copies,
        "copies issued without end: is a wait missing from the loop over tiles?"},
       {wb::ErrorKind::shared_race, race},
-      {wb::ErrorKind::barrier,
-       "threads wait at different __syncthreads(): keep every barrier outside any condition that "
-       "differs between the threads of a block (out_index < n, say)."},
+      {wb::ErrorKind::barrier, wb::grading::barrier_divergence_cause("out_index < n")},
   };
 }
 

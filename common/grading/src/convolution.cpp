@@ -8,6 +8,7 @@
 #include "wb/grading/guarded_buffer.hpp"
 #include "wb/grading/random.hpp"
 #include "wb/grading/schedules.hpp"
+#include "wb/grading/run.hpp"
 #include "wb/grading/technique.hpp"
 
 namespace wb::grading {
@@ -197,12 +198,7 @@ void check_convolution(const ConvolutionCheck& check, const std::string& configu
   gmem_weights.upload(weights);
   GuardedBuffer<float> gmem_out(input.size());
 
-  try {
-    check.run(gmem_in.data(), gmem_weights.data(), gmem_out.data());
-    synchronize();
-  } catch (const Error& error) {
-    ADD_FAILURE() << where << "the kernel failed: " << error.what() << "\n"
-                  << step.cause_line(error.kind()) << note << step.hint_line();
+  if (!run_kernel([&] { check.run(gmem_in.data(), gmem_weights.data(), gmem_out.data()); }, where, step, note)) {
     return;
   }
 #if WB_BACKEND_SIM

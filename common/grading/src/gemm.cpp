@@ -9,6 +9,7 @@
 #include "wb/grading/guarded_buffer.hpp"
 #include "wb/grading/random.hpp"
 #include "wb/grading/schedules.hpp"
+#include "wb/grading/run.hpp"
 #include "wb/grading/technique.hpp"
 
 namespace wb::grading {
@@ -124,14 +125,7 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
   gmem_b.upload(b);
   GuardedBuffer<float> gmem_c(size_of(m, n));
 
-  try {
-    check.run(gmem_a.data(), gmem_b.data(), gmem_c.data());
-    synchronize();
-  } catch (const Error& error) {
-    ADD_FAILURE() << where << "the kernel failed: " << error.what() << "\n"
-                  << step.cause_line(error.kind()) << step.hint_line();
-    return;
-  }
+  if (!run_kernel([&] { check.run(gmem_a.data(), gmem_b.data(), gmem_c.data()); }, where, step)) return;
 #if WB_BACKEND_SIM
   const sim::LaunchStats stats = sim::last_launch_stats();
   const std::string note = simulator_notes(stats);

@@ -5,6 +5,7 @@
 #include "wb/grading/guarded_buffer.hpp"
 #include "wb/grading/random.hpp"
 #include "wb/grading/schedules.hpp"
+#include "wb/grading/run.hpp"
 #include "wb/grading/technique.hpp"
 
 namespace wb::grading {
@@ -33,14 +34,7 @@ void check_movement(const MovementCheck& check, const std::string& configuration
   gmem_in.upload(input);
   GuardedBuffer<float> gmem_out(out_count);
 
-  try {
-    check.run(gmem_in.data(), gmem_out.data());
-    synchronize();
-  } catch (const Error& error) {
-    ADD_FAILURE() << where << "the kernel failed: " << error.what() << "\n"
-                  << step.cause_line(error.kind()) << step.hint_line();
-    return;
-  }
+  if (!run_kernel([&] { check.run(gmem_in.data(), gmem_out.data()); }, where, step)) return;
 #if WB_BACKEND_SIM
   const sim::LaunchStats stats = sim::last_launch_stats();
 #endif

@@ -10,6 +10,14 @@
 
 namespace wb::grading {
 
+// The likely cause of ErrorKind::barrier, the same in every chapter; `example` names a
+// condition of the chapter's own that a barrier must not sit under ("out_index < n").
+inline std::string barrier_divergence_cause(const std::string& example = "") {
+  return "threads wait at different __syncthreads(): keep every barrier outside any condition that differs "
+         "between the threads of a block" +
+         (example.empty() ? std::string() : " (" + example + ", say)") + ".";
+}
+
 struct Step {
   int chapter;
   int number;
