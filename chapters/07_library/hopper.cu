@@ -36,7 +36,7 @@ namespace cde = cuda::device::experimental;
 
 static_assert(kBulkTile % 4 == 0 && kBulkTile % kThreads == 0, "a tile is whole 16-byte units, whole passes");
 static_assert(kBoxRows * sizeof(float) == 128, "a column of the box is the 128-byte swizzle's span");
-static_assert(kBoxRows * kBoxCols % kThreads == 0, "the threads cover the box in whole passes");
+static_assert(kBoxThreads % 32 == 0 && kBoxRows % (kBoxThreads / 8) == 0, "the warps cover the box's rows in whole passes");
 
 WB_HOST_DEVICE int tiles_of(int n, int tile) { return (n + tile - 1) / tile; }
 
@@ -82,7 +82,7 @@ __device__ inline void store_tile(const float* smem_tile, float* gmem_out, int n
 //! [step 3 kernel]
 // Block b copies the tiles b, b + gridDim.x, ...; its i-th tile goes to stage i % 2.
 __global__ void copy_bulk_kernel(const float* gmem_in, float* gmem_out, int n) {
-  __shared__ __align__(128) float smem_tile[kStages][kBulkTile];  // 2 x (4096), 16 KiB each
+  __shared__ __align__(128) float smem_tile[kStages][kBulkTile];  // 2 x (8192), 32 KiB each
   WB_SHARED_LIBRARY_STATE
   __shared__ Barrier full[kStages];  // full[s]: the tile of stage s has landed
 
@@ -125,7 +125,8 @@ __device__ inline int swizzled_word(int row, int col) {
 // Block (x, y) transposes the box whose first element is in(32 x, 64 y). A warp stores 8
 // neighbouring columns of 4 neighbouring rows at a time: its 8 columns have 8 different
 // swizzles and its 4 rows are the 4 words of a chunk, so its 32 reads hit 32 banks, and its
-// writes are 4 runs of 8 consecutive outputs, 32-byte sectors.
+// writes are 4 runs of 8 consecutive outputs, 32-byte sectors. Warp w takes the rows 4w to
+// 4w + 3, then 16 rows further.
 __global__ void transpose_tma_kernel(const __grid_constant__ CUtensorMap tensor_map, float* gmem_out, int rows,
                                      int cols) {
   __shared__ __align__(1024) float smem_box[kBoxCols * kBoxRows];  // 64 columns of (32), swizzled
@@ -140,11 +141,12 @@ __global__ void transpose_tma_kernel(const __grid_constant__ CUtensorMap tensor_
   // expecting the box's bytes (cuda::device::barrier_arrive_tx); then every thread waits for the
   // barrier's first phase. (about 5 lines)
   const int lane = threadIdx.x % 32;
-  const int row = 4 * (threadIdx.x / 32) + lane / 8;  // warp w: rows 4w to 4w + 3
-  WB_UNROLL
-  for (int col = lane % 8; col < kBoxCols; col += 8) {
-    if (box_row + row < rows && box_col + col < cols) {
-      gmem_out[(box_col + col) + static_cast<long long>(box_row + row) * cols] = smem_box[swizzled_word(row, col)];
+  for (int row = 4 * (threadIdx.x / 32) + lane / 8; row < kBoxRows; row += kBoxThreads / 8) {
+    WB_UNROLL
+    for (int col = lane % 8; col < kBoxCols; col += 8) {
+      if (box_row + row < rows && box_col + col < cols) {
+        gmem_out[(box_col + col) + static_cast<long long>(box_row + row) * cols] = smem_box[swizzled_word(row, col)];
+      }
     }
   }
 }
@@ -183,7 +185,7 @@ void transpose_tma(const float* gmem_in, float* gmem_out, int rows, int cols) {
                               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   //! [tensor map]
   const dim3 grid(static_cast<unsigned>(tiles_of(rows, kBoxRows)), static_cast<unsigned>(tiles_of(cols, kBoxCols)));
-  wb::launch(transpose_tma_kernel, grid, dim3(kThreads), 0, tensor_map, gmem_out, rows, cols);
+  wb::launch(transpose_tma_kernel, grid, dim3(kBoxThreads), 0, tensor_map, gmem_out, rows, cols);
 }
 
 }  // namespace ch07

@@ -406,6 +406,34 @@ void grade_bulk_copy(const std::vector<int>& sizes) {
   });
 }
 
+// Wrong outputs that each hold an element of their own box, from elsewhere in it: the
+// tensor copy brought the right box, and the read looks for elements where the TMA did not
+// put them (the swizzle of the map and that of swizzled_word differ).
+std::string explain_box_reads(const std::vector<float>& output, const std::vector<float>& input, int rows, int cols) {
+  if (std::string cause = explain_barrier_reads(output, input); !cause.empty()) return cause;
+  int checked = 0;
+  for (int r = 0; r < rows && checked < 64; ++r) {
+    for (int c = 0; c < cols && checked < 64; ++c) {
+      const float got = output[static_cast<std::size_t>(c) + static_cast<std::size_t>(r) * cols];
+      if (got == input[static_cast<std::size_t>(r) + static_cast<std::size_t>(c) * rows]) continue;
+      ++checked;
+      const int box_row = r / ch07::kBoxRows * ch07::kBoxRows, box_col = c / ch07::kBoxCols * ch07::kBoxCols;
+      bool in_box = false;
+      for (int cc = box_col; cc < std::min(cols, box_col + ch07::kBoxCols) && !in_box; ++cc) {
+        for (int rr = box_row; rr < std::min(rows, box_row + ch07::kBoxRows) && !in_box; ++rr) {
+          in_box = input[static_cast<std::size_t>(rr) + static_cast<std::size_t>(cc) * rows] == got;
+        }
+      }
+      if (!in_box) return {};
+    }
+  }
+  if (checked == 0) return {};
+  return "each wrong output holds another element of its own box: the tensor copy brought the right box, and "
+         "the reads look for elements where the TMA did not put them. The map's swizzle "
+         "(CU_TENSOR_MAP_SWIZZLE_128B) moves chunk row / 4 of column col to chunk (row / 4) ^ (col % 8); "
+         "swizzled_word must undo the same one.";
+}
+
 void grade_tma_transpose(const std::vector<std::pair<int, int>>& shapes) {
   wb::grading::check_movement_shapes(shapes, [&](int rows, int cols) {
     wb::grading::MovementCheck check;
@@ -415,7 +443,9 @@ void grade_tma_transpose(const std::vector<std::pair<int, int>>& shapes) {
     check.uses_cp_async = false;
     check.run = [=](const float* gmem_in, float* gmem_out) { ch07::transpose_tma(gmem_in, gmem_out, rows, cols); };
     check.reference = [=](const std::vector<float>& input) { return wb::grading::transposed(input, rows, cols); };
-    check.explain = explain_barrier_reads;
+    check.explain = [=](const std::vector<float>& output, const std::vector<float>& input) {
+      return explain_box_reads(output, input, rows, cols);
+    };
 #if WB_BACKEND_SIM
     check.technique = [rows, cols](const wb::sim::LaunchStats& stats) {
       return transposed_by_the_tma(stats, rows, cols);

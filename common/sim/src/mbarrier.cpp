@@ -78,8 +78,7 @@ std::string landing_race_hint(const Worker& worker) {
            "p; a stage's k-th use is its barrier's phase k, of parity k % 2 (the first, phase 0, has parity "
            "0; parity 1 before any phase completed returns at once).";
   }
-  return " Does a thread read the tile before its wait on the barrier, or refill a buffer that other "
-         "threads still read (a __syncthreads() between their reads and the next copy)?";
+  return {};
 }
 
 // The phase's arrivals are in and its bytes brought: its copies land, and the next phase
@@ -94,7 +93,9 @@ void complete_phase(Worker& worker, BlockMbarrier& barrier) {
                      "a copy that completes on the barrier " + barrier_name(worker, barrier.address) +
                          " lands when a thread waits for its phase, and here it lands on a word another "
                          "thread touched before: " +
-                         race + landing_race_hint(worker),
+                         race + landing_race_hint(worker) +
+                         " Does a thread read the tile before its wait on the barrier, or refill a buffer that "
+                         "other threads still read (a __syncthreads() between their reads and the next copy)?",
                      ErrorKind::shared_race);
     }
     std::memcpy(copy.destination, copy.data.data(), copy.data.size());
@@ -156,9 +157,6 @@ std::string bytes_text(std::int64_t bytes) { return std::to_string(bytes) + (byt
 // inside one __shared__ array. `what` starts the messages.
 void check_destination(const Worker& worker, void* dst, std::size_t bytes, const std::string& what, const char* file,
                        int line, const void* pc, const std::string& overflow_hint) {
-  if (const std::string bad = explain_bad_destination(worker, dst, bytes, pc); !bad.empty()) {
-    kernel_fail(file, line, what + bad, ErrorKind::destination_not_shared);
-  }
   const SharedVariable variable = shared_variable_at(worker.shared, dst);
   const auto* begin = static_cast<const std::byte*>(dst);
   if (variable.bytes > 0 && begin + bytes > variable.begin + variable.bytes) {
@@ -169,6 +167,9 @@ void check_destination(const Worker& worker, void* dst, std::size_t bytes, const
                     ": " + std::to_string(offset + bytes - variable.bytes) + " bytes past its end, over whatever lies "
                     "after it. " + overflow_hint,
                 ErrorKind::destination_not_shared);
+  }
+  if (const std::string bad = explain_bad_destination(worker, dst, bytes, pc); !bad.empty()) {
+    kernel_fail(file, line, what + bad, ErrorKind::destination_not_shared);
   }
 }
 
@@ -184,12 +185,19 @@ void queue_copy(ThreadState& thread, BlockMbarrier& barrier, std::byte* destinat
   }
   if (worker.shared.in_static(destination)) touch_static_shared(worker.shared, destination, data.size());
   if (std::string race; !check_shared_race(thread, destination, data.size(), true, pc, race)) {
-    kernel_fail(file, line, what + race + landing_race_hint(worker), ErrorKind::shared_race);
+    kernel_fail(file, line,
+                what + race + landing_race_hint(worker) +
+                    " A copy into a tile comes after every thread's reads of the tile's last contents: a "
+                    "__syncthreads() between the reads and the copy.",
+                ErrorKind::shared_race);
   }
   poison::fill(destination, data.size(), poison::in_flight);
   barrier.brought_bytes += static_cast<std::int64_t>(data.size());
   barrier.copies.push_back(BulkLanding{destination, std::move(data), thread.linear_index, pc});
   ++worker.block_bulk_copies;
+  if (std::find(worker.bulk_copy_sites.begin(), worker.bulk_copy_sites.end(), pc) == worker.bulk_copy_sites.end()) {
+    worker.bulk_copy_sites.push_back(pc);
+  }
   // In flight from the issuer's view: its own waits say what it has seen land, whatever
   // the order in which the schedule ran the other threads.
   worker.stats.bulk_copies_in_flight_at_issue += unseen_copies(worker, thread.linear_index);
@@ -498,6 +506,7 @@ void tensor_copy(void* dst, std::uint64_t handle, const int* coords, int rank, c
 void begin_block_mbarriers(Worker& worker) {
   worker.mbarriers.clear();
   worker.block_bulk_copies = 0;
+  worker.bulk_copy_sites.clear();
   for (auto& thread : worker.threads) thread->waiting_mbarrier = nullptr;
 }
 
@@ -510,6 +519,17 @@ void finish_block_mbarriers(Worker& worker) {
                           "the block ended: is a wait missing?)"] += never_landed;
   }
   worker.mbarriers.clear();
+}
+
+std::string bulk_copy_race_note(const Worker& worker, const void* write_pc) {
+  if (std::find(worker.bulk_copy_sites.begin(), worker.bulk_copy_sites.end(), write_pc) ==
+      worker.bulk_copy_sites.end()) {
+    return {};
+  }
+  return " That write is a bulk or tensor copy, which lands when its barrier's phase completes: a thread "
+         "reads its tile only after waiting for that phase, and the tile is refilled only after every "
+         "thread's reads (a __syncthreads() between)." +
+         landing_race_hint(worker);
 }
 
 std::string describe_stuck_mbarriers(const Worker& worker, unsigned threads) {
@@ -549,6 +569,14 @@ std::string describe_stuck_mbarriers(const Worker& worker, unsigned threads) {
                    "or is it the size of a whole tile where the last tile is partial?)"
                  : "the copies bring more than the byte count given to barrier_arrive_tx (a tensor copy brings its "
                    "whole box, the part outside the tensor as zeros)");
+  }
+  std::uint64_t least_seen = barrier->phase;
+  for (unsigned i : on_it) least_seen = std::min(least_seen, barrier->seen[i]);
+  if (barrier->phase >= least_seen + 2) {
+    text += ". The barrier went through " + std::to_string(barrier->phase - least_seen) +
+            " phases since some of these threads last saw one complete: another thread refilled the stage "
+            "before they had waited for and read its tile, so the phase they wait for is long gone (is the "
+            "__syncthreads() between the reads of a stage and its refill missing?)";
   }
   if (!elsewhere.empty()) text += "; threads " + index_runs(elsewhere) + " wait on another barrier";
   text += ". On a GPU the block would hang.";

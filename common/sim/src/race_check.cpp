@@ -124,7 +124,7 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
              "once, and the " +
              (write ? "other thread's access may come before or after this write"
                     : "read may see the value before or after the write") +
-             ": a barrier must separate them.";
+             ": a barrier must separate them." + bulk_copy_race_note(worker, other_pc);
       return false;
     }
     if (write) {

@@ -290,6 +290,7 @@ struct Worker {
   std::deque<BlockPipeline> pipelines;  // the running block's cuda::pipeline objects (stable references)
   std::deque<BlockMbarrier> mbarriers;  // the running block's mbarriers
   std::uint64_t block_bulk_copies = 0;  // bulk and tensor copies the running block issued
+  std::vector<const void*> bulk_copy_sites;  // where the running block issued them
 
   // Gives the worker exactly `count` fibers on fresh stacks (none for 0).
   void provide_threads(std::size_t count, std::size_t stack_bytes);
@@ -426,6 +427,10 @@ void wait_at_mbarrier(ThreadState& thread);
 void begin_block_mbarriers(Worker& worker);
 void finish_block_mbarriers(Worker& worker);
 std::string describe_stuck_mbarriers(const Worker& worker, unsigned threads);
+// For a race with a write at `write_pc`: " That write is a bulk copy ..." when it is one
+// of the running block's bulk or tensor copies, with what the barrier's waits suggest;
+// "" otherwise.
+std::string bulk_copy_race_note(const Worker& worker, const void* write_pc);
 
 // Why `source` is not a readable range of `bytes` bytes of device memory, in a learner's
 // words, and which kind of mistake that is (async_copy.cpp).

@@ -61,3 +61,60 @@ wb_wrong_kernel(no_zeros_outside_the_array
 # Not here: the weights stored after the first producer_commit(). On a GPU that is a race
 # (consumer_wait() orders only what came before the commit); the simulator's model lands a
 # stage at the first consumer_wait() for it, after every thread's stores, and misses it.
+
+# Step 3, a bulk copy a tile on a cuda::barrier.
+wb_wrong_kernel(transaction_bytes_of_a_whole_tile FILE hopper.cu
+  FIND "  (void)cuda::device::barrier_arrive_tx(full, 1, bytes);\n"
+  REPLACE "  (void)cuda::device::barrier_arrive_tx(full, 1, sizeof(float) * kBulkTile);\n"
+  EXPECT "step 3.*a barrier phase that can never complete.*expects 32768 bytes while the copies of this phase bring 48 bytes.*the last tile is partial")
+
+wb_wrong_kernel(arrival_without_the_bytes FILE hopper.cu
+  FIND "  (void)cuda::device::barrier_arrive_tx(full, 1, bytes);\n"
+  REPLACE "  (void)full.arrive();\n"
+  EXPECT "step 3.*expects 0 bytes while the copies of this phase bring 32768 bytes")
+
+wb_wrong_kernel(wait_on_the_wrong_phase FILE hopper.cu
+  FIND "full[stage].wait_parity((i / kStages) % 2);"
+  REPLACE "full[stage].wait_parity((i / kStages + 1) % 2);"
+  EXPECT "step 3.*A wait returned at once on a phase that had completed before.*the wait was for the wrong phase")
+
+wb_wrong_kernel(no_wait_on_the_barrier FILE hopper.cu
+  FIND "    full[stage].wait_parity((i / kStages) % 2);  // this stage's use i / 2: its barrier's phase i / 2\n"
+  REPLACE ""
+  EXPECT "step 3.*a race on shared memory.*That write is a bulk or tensor copy, which lands when its barrier's phase completes: a thread reads its tile only after waiting for that phase")
+
+wb_wrong_kernel(refill_before_the_readers_are_done FILE hopper.cu
+  FIND "    __syncthreads();  // every thread is done reading the stage: it may be refilled\n"
+  REPLACE ""
+  EXPECT "step 3.*The barrier went through [0-9]+ phases since some of these threads last saw one complete.*is the __syncthreads\\(\\) between the reads of a stage and its refill missing")
+
+wb_wrong_kernel(init_count_of_the_whole_block FILE hopper.cu
+  FIND "init(&barriers[b], 1);"
+  REPLACE "init(&barriers[b], blockDim.x);"
+  EXPECT "step 3.*still lacks 255 of its 256 arrivals")
+
+wb_wrong_kernel(no_barrier_after_init FILE hopper.cu
+  FIND "    cde::fence_proxy_async_shared_cta();\n  }\n  __syncthreads();\n"
+  REPLACE "    cde::fence_proxy_async_shared_cta();\n  }\n"
+  EXPECT "step 3.*which this block has not initialised \\(yet\\).*a __syncthreads\\(\\) follows")
+
+# Step 4, the TMA.
+wb_wrong_kernel(box_larger_than_the_shared_tile FILE hopper.cu
+  FIND "  box_dims[1] = kBoxCols;\n"
+  REPLACE "  box_dims[1] = 2 * kBoxCols;\n"
+  EXPECT "step 4.*bytes past its end.*The tensor map's box is larger than the shared tile")
+
+wb_wrong_kernel(transaction_bytes_of_the_part_inside FILE hopper.cu
+  FIND "(void)cuda::device::barrier_arrive_tx(full, 1, sizeof(smem_box));"
+  REPLACE "(void)cuda::device::barrier_arrive_tx(full, 1, sizeof(float) * (rows - box_row < kBoxRows ? rows - box_row : kBoxRows) * (cols - box_col < kBoxCols ? cols - box_col : kBoxCols));"
+  EXPECT "step 4.*the copies bring more than the byte count given to barrier_arrive_tx \\(a tensor copy brings its whole box")
+
+wb_wrong_kernel(read_without_the_swizzle FILE hopper.cu
+  FIND "  chunk ^= col % 8;\n"
+  REPLACE ""
+  EXPECT "step 4.*elements are wrong.*each wrong output holds another element of its own box.*swizzled_word must undo the same one")
+
+wb_wrong_kernel(map_without_the_swizzle FILE hopper.cu
+  FIND "CU_TENSOR_MAP_SWIZZLE_128B"
+  REPLACE "CU_TENSOR_MAP_SWIZZLE_NONE"
+  EXPECT "step 4.*elements are wrong.*each wrong output holds another element of its own box")
