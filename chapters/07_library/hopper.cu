@@ -80,9 +80,12 @@ __device__ inline void store_tile(const float* smem_tile, float* gmem_out, int n
 }
 
 //! [step 3 kernel]
-// Block b copies the tiles b, b + gridDim.x, ...; its i-th tile goes to stage i % 2.
+// Block b copies the tiles b, b + gridDim.x, ...; its i-th tile goes to stage i % 2, at
+// smem_tile(stage). The two tiles, 64 KiB, are dynamic shared memory: static __shared__
+// arrays may not exceed 48 KiB a block.
 __global__ void copy_bulk_kernel(const float* gmem_in, float* gmem_out, int n) {
-  __shared__ __align__(128) float smem_tile[kStages][kBulkTile];  // 2 x (8192), 32 KiB each
+  WB_DYNAMIC_SHARED(float, smem_tiles);  // kStages x (8192)
+  const auto smem_tile = [&](int stage) { return smem_tiles + stage * kBulkTile; };
   WB_SHARED_LIBRARY_STATE
   __shared__ Barrier full[kStages];  // full[s]: the tile of stage s has landed
 
@@ -92,7 +95,7 @@ __global__ void copy_bulk_kernel(const float* gmem_in, float* gmem_out, int n) {
   if (threadIdx.x == 0) {
     for (int stage = 0; stage < kStages; ++stage) {
       const int tile = blockIdx.x + stage * gridDim.x;
-      if (tile < tiles) load_tile_bulk(smem_tile[stage], gmem_in, n, tile, full[stage]);
+      if (tile < tiles) load_tile_bulk(smem_tile(stage), gmem_in, n, tile, full[stage]);
     }
   }
   int i = 0;
@@ -100,10 +103,10 @@ __global__ void copy_bulk_kernel(const float* gmem_in, float* gmem_out, int n) {
     const int stage = i % kStages;
     // TODO(step 3): wait until the tile of this stage has landed: full[stage].wait_parity(p), where
     // p is the parity of the stage's use, i / kStages. (about 1 line)
-    store_tile(smem_tile[stage], gmem_out, n, tile);
+    store_tile(smem_tile(stage), gmem_out, n, tile);
     __syncthreads();  // every thread is done reading the stage: it may be refilled
     const int next_tile = tile + kStages * gridDim.x;
-    if (threadIdx.x == 0 && next_tile < tiles) load_tile_bulk(smem_tile[stage], gmem_in, n, next_tile, full[stage]);
+    if (threadIdx.x == 0 && next_tile < tiles) load_tile_bulk(smem_tile(stage), gmem_in, n, next_tile, full[stage]);
   }
 }
 //! [step 3 kernel]
@@ -160,9 +163,10 @@ void copy_bulk(const float* gmem_in, float* gmem_out, int n) {
   }
   require_hopper("copy_bulk");
   // As many blocks as the GPU runs at once, each walking many tiles, never more than tiles.
-  const int resident = wb::resident_blocks(copy_bulk_kernel, dim3(kThreads), 0);
+  const std::size_t shared_bytes = sizeof(float) * kStages * kBulkTile;
+  const int resident = wb::resident_blocks(copy_bulk_kernel, dim3(kThreads), shared_bytes);
   const dim3 grid(static_cast<unsigned>(std::min(tiles_of(n, kBulkTile), resident)));
-  wb::launch(copy_bulk_kernel, grid, dim3(kThreads), 0, gmem_in, gmem_out, n);
+  wb::launch(copy_bulk_kernel, grid, dim3(kThreads), shared_bytes, gmem_in, gmem_out, n);
 }
 
 void transpose_tma(const float* gmem_in, float* gmem_out, int rows, int cols) {

@@ -129,12 +129,18 @@ void encode_tensor_map_tiled(CUtensorMap* tensor_map, CUtensorMapDataType data_t
   using Encode = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*, const cuuint64_t*,
                               const cuuint64_t*, const cuuint32_t*, const cuuint32_t*, CUtensorMapInterleave,
                               CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
-  void* entry = nullptr;
-  cudaDriverEntryPointQueryResult found{};
-  WB_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &entry, 12000, cudaEnableDefault, &found));
-  if (found != cudaDriverEntryPointSuccess || entry == nullptr) {
-    throw Error("cuTensorMapEncodeTiled: the driver does not provide it (a driver for CUDA 12 or newer is needed)");
-  }
+  // Looked up once: a host function that makes its map before every launch must not pay
+  // for the lookup each time (a benchmark would time it).
+  static void* const entry = [] {
+    void* found_entry = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    WB_CUDA_CHECK(
+        cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &found_entry, 12000, cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || found_entry == nullptr) {
+      throw Error("cuTensorMapEncodeTiled: the driver does not provide it (a driver for CUDA 12 or newer is needed)");
+    }
+    return found_entry;
+  }();
   const CUresult result = reinterpret_cast<Encode>(entry)(tensor_map, data_type, rank, global_address, global_dims,
                                                           global_strides, box_dims, element_strides, interleave,
                                                           swizzle, l2_promotion, oob_fill);

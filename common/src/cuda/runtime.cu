@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 #include <algorithm>
+#include <map>
+#include <tuple>
 
 #include "wb/buffer.hpp"
 #include "wb/launch.hpp"
@@ -82,12 +84,23 @@ void raise_shared_limit(const void* kernel, std::size_t shared_bytes) {
 }
 
 int resident_blocks(const void* kernel, int block_threads, std::size_t shared_bytes) {
+  // Asked before every launch by host functions that size their grid with it: the occupancy
+  // calculation takes longer than some launches, so each answer is kept (the device does
+  // not change within a process).
+  static std::mutex mutex;
+  static std::map<std::tuple<const void*, int, std::size_t>, int> known;
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto key = std::make_tuple(kernel, block_threads, shared_bytes);
+  if (const auto found = known.find(key); found != known.end()) return found->second;
+  // The occupancy of a kernel that the launch will allow more than 48 KB, not of one at
+  // the default limit (which would say 0 blocks).
+  if (shared_bytes > 48 * 1024) raise_shared_limit(kernel, shared_bytes);
   int device = 0, multiprocessors = 0, per_multiprocessor = 0;
   WB_CUDA_CHECK(cudaGetDevice(&device));
   WB_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
   WB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, block_threads,
                                                               shared_bytes));
-  return std::max(1, multiprocessors * per_multiprocessor);
+  return known[key] = std::max(1, multiprocessors * per_multiprocessor);
 }
 
 }  // namespace detail
@@ -132,18 +145,17 @@ bool gpu_available(std::string* reason) {
 }
 
 bool hopper_available(std::string* reason) {
-  int device = 0;
-  cudaDeviceProp properties{};
-  if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&properties, device) != cudaSuccess) {
+  // An attribute, not cudaGetDeviceProperties: the kernels' host functions ask before
+  // every launch, and the properties take far longer to gather than a launch.
+  int device = 0, major = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
     cudaGetLastError();
     if (reason != nullptr) *reason = "needs sm_90: no usable GPU";
     return false;
   }
-  if (properties.major >= 9) return true;
-  if (reason != nullptr) {
-    *reason = "needs sm_90: this GPU, " + std::string(properties.name) + ", is sm_" +
-              std::to_string(properties.major) + std::to_string(properties.minor);
-  }
+  if (major >= 9) return true;
+  if (reason != nullptr) *reason = "needs sm_90: this GPU, " + device_description() + ", is older";
   return false;
 }
 
