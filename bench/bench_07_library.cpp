@@ -2,14 +2,19 @@
 // this GPU (median of 50 runs after 5 warm-ups), counting one read and one write of the
 // array: step 1 (cooperative_groups::memcpy_async) beside cudaMemcpy device to device at
 // 2^28 floats, and step 2 (cuda::pipeline) beside chapter 6's step 2, its hand-written
-// double buffer, at 2^28 floats. Results are checked on a sample. In the simulator, speed
-// means nothing: it prints the library's counters instead.
+// double buffer, at 2^28 floats; on Hopper, step 3 (bulk copies) beside cudaMemcpy at 2^28
+// floats and step 4 (the TMA transpose) beside chapter 3's step 3, its padded cp.async
+// transpose, at 16384x8192. Results are checked on a sample. In the simulator, speed means
+// nothing: it prints the library's counters instead.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "halo.hpp"
 #include "library.hpp"
+#include "transpose.hpp"
 #include "wb/grading/bench.hpp"
 #include "wb/grading/convolution.hpp"
 #include "wb/grading/random.hpp"
@@ -45,6 +50,17 @@ bool copy_correct(const std::vector<float>& input, const std::vector<float>& out
   return output.back() == input.back();
 }
 
+// out(c, r) == in(r, c) for every 997th output of a rows x cols transpose, and the last.
+bool transpose_correct(const std::vector<float>& input, const std::vector<float>& output, int rows, int cols) {
+  const std::size_t count = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
+  for (std::size_t out = 0; out < count; out += out + 997 < count ? 997 : std::max<std::size_t>(1, count - 1 - out)) {
+    const std::size_t c = out % static_cast<std::size_t>(cols), r = out / static_cast<std::size_t>(cols);
+    if (output[out] != input[r + c * static_cast<std::size_t>(rows)]) return false;
+    if (out == count - 1) break;
+  }
+  return true;
+}
+
 }  // namespace
 
 int main() {
@@ -52,8 +68,10 @@ int main() {
 #if WB_BACKEND_CUDA
   if (!wb::grading::gpu_for_bench(variant)) return 0;
   const int rows = 1 << 14, cols = 1 << 14, n = rows * cols;  // 2^28 floats, 1 GiB, as in chapter 1
+  const int transpose_rows = 1 << 14, transpose_cols = 1 << 13;  // 2^27 floats, as in chapter 3
 #else
   const int rows = 1024, cols = 32, n = rows * cols;
+  const int transpose_rows = 256, transpose_cols = 128;
 #endif
   const double bytes_moved = 2.0 * n * sizeof(float);
   const auto seed = wb::grading::fresh_seed();
@@ -64,6 +82,9 @@ int main() {
   gmem_weights.upload(weights);
   const auto copy = [&] { ch07::copy_tiles(gmem_in.data(), gmem_out.data(), rows, cols); };
   const auto convolve = [&](Convolution run) { run(gmem_in.data(), gmem_weights.data(), gmem_out.data(), n); };
+  const auto bulk_copy = [&] { ch07::copy_bulk(gmem_in.data(), gmem_out.data(), n); };
+  using Transpose = void (*)(const float*, float*, int, int);
+  const auto transpose = [&](Transpose run) { run(gmem_in.data(), gmem_out.data(), transpose_rows, transpose_cols); };
 #if WB_BACKEND_CUDA
   const auto gbs = [&](double ms) { return bytes_moved / ms / 1e6; };
   const double memcpy_gbs = wb::grading::memcpy_d2d_gbs(gmem_in, gmem_out);
@@ -86,7 +107,36 @@ int main() {
               "chapter 6's  %s\n",
               pipeline_gbs, 100.0 * pipeline_gbs / memcpy_gbs, 100.0 * pipeline_gbs / halo_gbs,
               pipeline_ok ? "result correct" : "RESULT WRONG: run check-chapter7 first");
-  return copy_ok && halo_ok && pipeline_ok ? 0 : 1;
+  if (std::string no_hopper; !wb::hopper_available(&no_hopper)) {
+    std::printf("  steps 3 and 4, Hopper's bulk copies and TMA: skipped: %s\n", no_hopper.c_str());
+    return copy_ok && halo_ok && pipeline_ok ? 0 : 1;
+  }
+  gmem_out.poison();
+  const double bulk_gbs = gbs(wb::median_milliseconds(bulk_copy, 5, 50));
+  const bool bulk_ok = copy_correct(input, gmem_out.download());
+  std::printf("  step 3, bulk copies on a cuda::barrier   %6.0f GB/s  %5.1f%% of cudaMemcpy D2D  %s\n", bulk_gbs,
+              100.0 * bulk_gbs / memcpy_gbs, bulk_ok ? "result correct" : "RESULT WRONG: run check-chapter7 first");
+  const double transpose_bytes = 2.0 * transpose_rows * transpose_cols * sizeof(float);
+  const auto transpose_gbs = [&](double ms) { return transpose_bytes / ms / 1e6; };
+  const auto transposed_output = [&] {
+    std::vector<float> all = gmem_out.download();
+    all.resize(static_cast<std::size_t>(transpose_rows) * transpose_cols);
+    return all;
+  };
+  gmem_out.poison();
+  const double padded_gbs = transpose_gbs(wb::median_milliseconds([&] { transpose(ch03::transpose_padded); }, 5, 50));
+  const bool padded_ok = transpose_correct(input, transposed_output(), transpose_rows, transpose_cols);
+  gmem_out.poison();
+  const double tma_gbs = transpose_gbs(wb::median_milliseconds([&] { transpose(ch07::transpose_tma); }, 5, 50));
+  const bool tma_ok = transpose_correct(input, transposed_output(), transpose_rows, transpose_cols);
+  std::printf("  %dx%d transpose:\n", transpose_rows, transpose_cols);
+  std::printf("  chapter 3, step 3 (reference)           %6.0f GB/s  %5.1f%% of cudaMemcpy D2D  %s\n", padded_gbs,
+              100.0 * padded_gbs / memcpy_gbs, padded_ok ? "result correct" : "RESULT WRONG");
+  std::printf("  step 4, TMA transpose                    %6.0f GB/s  %5.1f%% of cudaMemcpy D2D, %5.1f%% of "
+              "chapter 3's  %s\n",
+              tma_gbs, 100.0 * tma_gbs / memcpy_gbs, 100.0 * tma_gbs / padded_gbs,
+              tma_ok ? "result correct" : "RESULT WRONG: run check-chapter7 first");
+  return copy_ok && halo_ok && pipeline_ok && bulk_ok && padded_ok && tma_ok ? 0 : 1;
 #else
   static_cast<void>(bytes_moved);
   std::printf("%-9s %d floats (%dx%d for step 1) in the simulator.\n", variant, n, rows, cols);
@@ -115,6 +165,27 @@ int main() {
     gmem_out.poison();
     convolve(ch07::convolve_pipelined);
     report("step 2, cuda::pipeline", convolution_correct(input, weights, gmem_out.download()));
+    const auto report_hopper = [](const char* name, bool correct) {
+      const wb::sim::LaunchStats& stats = wb::sim::last_launch_stats();
+      std::printf("  %-30s %llu blocks; %llu bulk copies (%llu bytes), %llu tensor copies (%llu bytes); mbarrier: "
+                  "%llu arrivals, %llu phases, %llu waits; %llu barriers; %s\n",
+                  name, static_cast<unsigned long long>(stats.blocks),
+                  static_cast<unsigned long long>(stats.bulk_copies), static_cast<unsigned long long>(stats.bulk_bytes),
+                  static_cast<unsigned long long>(stats.tensor_copies),
+                  static_cast<unsigned long long>(stats.tensor_bytes),
+                  static_cast<unsigned long long>(stats.mbarrier_arrivals),
+                  static_cast<unsigned long long>(stats.mbarrier_phases),
+                  static_cast<unsigned long long>(stats.mbarrier_waits),
+                  static_cast<unsigned long long>(stats.barriers), correct ? "result correct" : "result WRONG");
+    };
+    gmem_out.poison();
+    bulk_copy();
+    report_hopper("step 3, bulk copies", copy_correct(input, gmem_out.download()));
+    gmem_out.poison();
+    transpose(ch07::transpose_tma);
+    std::vector<float> transposed = gmem_out.download();
+    transposed.resize(static_cast<std::size_t>(transpose_rows) * transpose_cols);
+    report_hopper("step 4, TMA transpose", transpose_correct(input, transposed, transpose_rows, transpose_cols));
   } catch (const wb::Error& error) {
     std::printf("  failed: %s\n", error.what());
   }

@@ -7,6 +7,10 @@
 #     WRONG   tests/wrong/01_copy/wrong_kernels.cmake
 #     SKELETON_FAILS_WITH "TODO\\(step 1\\)")
 #
+# SM90_KERNELS names the files among KERNELS that use Hopper's instructions (bulk and
+# tensor copies): on the GPU backend they are compiled for sm_90 only, in an object
+# library of their own, and their reference's PTX must hold each of SM90_PTX_INSTRUCTIONS.
+#
 # makes, for each backend:
 #   chapterN_learner_<b>, chapterN_solution_<b>   the kernels (learner's and reference)
 #   grade_chapterN_learner_<b>, grade_chapterN_solution_<b>   the grader linked to each
@@ -100,8 +104,46 @@ function(wb_wrong_kernel name)
     LABELS "selftest" ENVIRONMENT "${arg_ENVIRONMENT}")
 endfunction()
 
+# The architectures of CMAKE_CUDA_ARCHITECTURES that run Hopper's instructions (90 and
+# newer), or 90 where it names none: a file of SM90_KERNELS is built for these only.
+function(wb_sm90_architectures out)
+  set(result "")
+  foreach(arch IN LISTS CMAKE_CUDA_ARCHITECTURES)
+    if(arch MATCHES "^([0-9]+)" AND CMAKE_MATCH_1 GREATER_EQUAL 90)
+      list(APPEND result "${arch}")
+    endif()
+  endforeach()
+  if(NOT result)
+    set(result 90)
+  endif()
+  set(${out} "${result}" PARENT_SCOPE)
+endfunction()
+
+# Moves the SM90_KERNELS of the chapter's GPU library `target` into an object library
+# built for sm_90 only, whose objects the library keeps.
+function(wb_split_sm90_kernels target dir learner_dir variant)
+  set(sm90_sources "")
+  get_target_property(sources ${target} SOURCES)
+  foreach(kernel IN LISTS ARGN)
+    list(REMOVE_ITEM sources "${dir}/${kernel}")
+    list(APPEND sm90_sources "${dir}/${kernel}")
+  endforeach()
+  set_target_properties(${target} PROPERTIES SOURCES "${sources}")
+  wb_sm90_architectures(architectures)
+  add_library(${target}_sm90 OBJECT ${sm90_sources})
+  set_target_properties(${target}_sm90 PROPERTIES CUDA_ARCHITECTURES "${architectures}")
+  wb_target_defaults(${target}_sm90 cuda)
+  target_include_directories(${target}_sm90 PRIVATE "${learner_dir}")
+  target_link_libraries(${target}_sm90 PRIVATE wb_runtime_cuda)
+  if(variant STREQUAL "learner")
+    wb_relax_learner_warnings(${target}_sm90)
+  endif()
+  target_sources(${target} PRIVATE $<TARGET_OBJECTS:${target}_sm90>)
+endfunction()
+
 function(wb_add_chapter number folder)
-  cmake_parse_arguments(PARSE_ARGV 2 arg "" "GRADER;BENCH;WRONG;SKELETON_FAILS_WITH;PTX_INSTRUCTION" "KERNELS")
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "GRADER;BENCH;WRONG;SKELETON_FAILS_WITH;PTX_INSTRUCTION"
+                        "KERNELS;SM90_KERNELS;SM90_PTX_INSTRUCTIONS")
   if(NOT arg_PTX_INSTRUCTION)
     set(arg_PTX_INSTRUCTION "cp\\.async\\.c[ag]\\.shared\\.global")
   endif()
@@ -119,6 +161,9 @@ function(wb_add_chapter number folder)
       target_include_directories(chapter${number}_${variant}_${backend} PUBLIC "${learner_dir}")
       if(variant STREQUAL "learner")
         wb_relax_learner_warnings(chapter${number}_${variant}_${backend})
+      endif()
+      if(backend STREQUAL "cuda" AND arg_SM90_KERNELS)
+        wb_split_sm90_kernels(chapter${number}_${variant}_cuda "${dir}" "${learner_dir}" ${variant} ${arg_SM90_KERNELS})
       endif()
     endforeach()
   endforeach()
@@ -150,7 +195,29 @@ function(wb_add_chapter number folder)
   # On the GPU backend, the reference's PTX really holds cp.async (PTX_INSTRUCTION: the
   # form the chapter teaches, a regular expression).
   if("cuda" IN_LIST WB_BACKENDS)
-    list(TRANSFORM arg_KERNELS PREPEND "${solution_dir}/" OUTPUT_VARIABLE sources)
+    set(ptx_kernels ${arg_KERNELS})
+    if(arg_SM90_KERNELS)
+      list(REMOVE_ITEM ptx_kernels ${arg_SM90_KERNELS})
+      list(TRANSFORM arg_SM90_KERNELS PREPEND "${solution_dir}/" OUTPUT_VARIABLE sources)
+      add_library(chapter${number}_solution_sm90_ptx OBJECT ${sources})
+      set_target_properties(chapter${number}_solution_sm90_ptx PROPERTIES CUDA_PTX_COMPILATION ON
+                            CUDA_ARCHITECTURES 90)
+      wb_target_defaults(chapter${number}_solution_sm90_ptx cuda)
+      target_include_directories(chapter${number}_solution_sm90_ptx PRIVATE "${learner_dir}")
+      target_link_libraries(chapter${number}_solution_sm90_ptx PRIVATE wb_runtime_cuda)
+      set(index 0)
+      foreach(instruction IN LISTS arg_SM90_PTX_INSTRUCTIONS)
+        math(EXPR index "${index} + 1")
+        add_test(NAME selftest.chapter${number}.solution_ptx_has_hopper_copies_${index}
+          COMMAND ${CMAKE_COMMAND} "-DPTX=$<TARGET_OBJECTS:chapter${number}_solution_sm90_ptx>"
+                  "-DINSTRUCTION=${instruction}"
+                  "-DWHAT=the Hopper steps of chapter ${number}'s reference do not use their copies on the GPU"
+                  -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ExpectPtx.cmake")
+        set_tests_properties(selftest.chapter${number}.solution_ptx_has_hopper_copies_${index} PROPERTIES
+                             LABELS "selftest")
+      endforeach()
+    endif()
+    list(TRANSFORM ptx_kernels PREPEND "${solution_dir}/" OUTPUT_VARIABLE sources)
     add_library(chapter${number}_solution_ptx OBJECT ${sources})
     set_target_properties(chapter${number}_solution_ptx PROPERTIES CUDA_PTX_COMPILATION ON
                           CUDA_ARCHITECTURES 80)  # -ptx takes one architecture

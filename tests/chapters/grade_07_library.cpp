@@ -7,9 +7,14 @@
 // is graded as chapter 6's convolution (a double-precision reference, tile edges and both
 // ends of the array), and in the simulator every input of every span went through one
 // cuda::memcpy_async of 16-byte copies, through the pipeline, with the next tile's stage
-// committed before this tile's consumer_wait.
+// committed before this tile's consumer_wait. Steps 3 and 4 need Hopper on a GPU (an
+// older one reports them skipped, never passed) and run anywhere in the simulator: step 3
+// is graded as a copy of a flat array, each tile by one bulk copy that completes on a
+// barrier, two tiles in flight at each wait; step 4 as chapter 3's transpose, each box by
+// one tensor copy, the swizzled tile read without bank conflicts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -28,6 +33,7 @@ namespace {
 using wb::grading::Step;
 
 const char* const kFile = "chapters/07_library/library.cu";
+const char* const kHopperFile = "chapters/07_library/hopper.cu";
 
 const Step kStep1{
     7, 1, "chapter 1's copy with cooperative_groups::memcpy_async", kFile,
@@ -80,6 +86,71 @@ const Step kStep2{
       "an access past the end of the input, the weights or the output: are the stores bounded by n?"},
      {wb::ErrorKind::too_many_copies,
       "copies issued without end: does every loop advance, and is every stage committed?"}}};
+
+const std::string kStuckBarrierCause =
+    "the block waits on a barrier phase that can never complete: the producer's barrier_arrive_tx "
+    "must be given the bytes its copies bring, and every arrival the barrier was initialised for must "
+    "come. The message above names the barrier, the arrivals it lacks and the bytes expected and "
+    "brought.";
+
+const Step kStep3{
+    7, 3, "a bulk copy a tile, completing on a cuda::barrier", kHopperFile,
+    "in load_tile_bulk: cuda::device::memcpy_async_tx(smem_tile, gmem_in + first, "
+    "cuda::aligned_size_t<16>(bytes), full), then (void)cuda::device::barrier_arrive_tx(full, 1, bytes). "
+    "In the loop, before the tile's store: full[stage].wait_parity((i / kStages) % 2)",
+    {{wb::ErrorKind::mbarrier, kStuckBarrierCause},
+     {wb::ErrorKind::shared_race,
+      "a thread read a tile before its barrier's phase completed, or a stage was refilled while threads "
+      "still read it: each use of a stage is one phase of its barrier; wait for that phase's parity before "
+      "the reads, and refill the stage only after the __syncthreads() that follows them."},
+     {wb::ErrorKind::tensor_map,
+      "a bulk copy moves a multiple of 16 bytes: n is a multiple of 4, and so is every tile's size."},
+     {wb::ErrorKind::misaligned,
+      "both addresses of a bulk copy are 16-byte aligned: the tile's first float is a multiple of 4 "
+      "floats from the array's start."},
+     {wb::ErrorKind::source_out_of_bounds,
+      "a copy reads past the end of the input: the last tile may be partial; its bytes are "
+      "sizeof(float) * (n - first)."},
+     {wb::ErrorKind::destination_not_shared,
+      "a copy writes outside the stage's tile: the destination is smem_tile (the stage's), the size "
+      "at most kBulkTile floats."},
+     {wb::ErrorKind::global_out_of_bounds,
+      "an access past the end of the output: the store of the last, partial tile stops at n."},
+     {wb::ErrorKind::too_many_copies, "copies issued without end: does every loop advance?"}}};
+
+const Step kStep4{
+    7, 4, "chapter 3's transpose through the TMA", kHopperFile,
+    "on the host: global_dims {rows, cols}, global_strides {sizeof(float) * rows}, box_dims "
+    "{kBoxRows, kBoxCols}. In swizzled_word: chunk ^= col % 8. In the kernel: thread 0 calls "
+    "cde::cp_async_bulk_tensor_2d_global_to_shared(smem_box, &tensor_map, box_row, box_col, full) and "
+    "(void)cuda::device::barrier_arrive_tx(full, 1, sizeof(smem_box)); then every thread "
+    "full.wait_parity(0)",
+    {{wb::ErrorKind::mbarrier,
+      kStuckBarrierCause + " A tensor copy brings its whole box, sizeof(smem_box), zeros for the part "
+                           "outside the array included."},
+     {wb::ErrorKind::tensor_map,
+      "the tensor map breaks a rule of the TMA (the message names the value and the rule): its dimensions "
+      "are the input's, innermost (rows) first; its one stride is the bytes from a column to the next; "
+      "its box is kBoxRows x kBoxCols."},
+     {wb::ErrorKind::destination_not_shared,
+      "the tensor copy writes outside smem_box: the box given to the tensor map is larger than the "
+      "shared tile (kBoxRows x kBoxCols floats)."},
+     {wb::ErrorKind::misaligned,
+      "the TMA writes a 128-byte-swizzled box to a 1024-byte aligned address: smem_box is declared "
+      "__align__(1024)."},
+     {wb::ErrorKind::shared_race,
+      "a thread read the box before the barrier's phase completed: every thread waits with "
+      "full.wait_parity(0) before reading smem_box."},
+     {wb::ErrorKind::global_out_of_bounds,
+      "a store past the end of the output: outputs of a box that lies partly outside the array are "
+      "stored only where box_row + row < rows and box_col + col < cols."}}};
+
+// On a GPU older than Hopper, steps 3 and 4 are skipped (never passed).
+#define WB_SKIP_WITHOUT_HOPPER()                          \
+  do {                                                    \
+    std::string reason;                                   \
+    if (!wb::hopper_available(&reason)) GTEST_SKIP() << "skipped: " << reason; \
+  } while (false)
 
 // ---------------------------------------------------------------------------------
 // Step 1
@@ -216,6 +287,144 @@ constexpr double kMinStagesAtWaits = 1.5;
 }
 #endif
 
+// ---------------------------------------------------------------------------------
+// Steps 3 and 4
+
+#if WB_BACKEND_SIM
+// What a read before the copies landed means here: the wait on the barrier, or its phase.
+std::string barrier_in_flight_cause() {
+  if (wb::sim::last_launch_stats().mbarrier_waits_on_a_past_phase > 0) {
+    return "elements were read from shared memory before their copy had landed, after a wait that returned "
+           "at once: it waited for a phase of the barrier that had completed before, not for the one this "
+           "tile's copy completes. A stage's k-th use is its barrier's phase k, of parity k % 2; the parity "
+           "1 before any phase completed counts as completed.";
+  }
+  return "elements were read from shared memory before their copy had landed: every thread waits on the "
+         "tile's barrier (wait_parity) before it reads the tile.";
+}
+#else
+std::string barrier_in_flight_cause() {
+  return "elements were read from shared memory before their copy had landed: every thread waits on the "
+         "tile's barrier, for the phase of this use of it, before it reads the tile.";
+}
+#endif
+
+// The output read before the copies landed (the simulator's in-flight poison), if it was;
+// in the simulator, first, a step that issued no copy at all.
+std::string explain_barrier_reads(const std::vector<float>& output, const std::vector<float>&) {
+#if WB_BACKEND_SIM
+  const wb::sim::LaunchStats& stats = wb::sim::last_launch_stats();
+  if (stats.bulk_copies + stats.tensor_copies == 0) {
+    return "no bulk or tensor copy was issued at all, so nothing was copied into shared memory (is the TODO "
+           "of the copy still empty?).";
+  }
+#endif
+  const bool in_flight = std::any_of(output.begin(), output.end(), [](float value) {
+    return wb::poison::matches(value, wb::poison::Kind::in_flight);
+  });
+  return in_flight ? barrier_in_flight_cause() : std::string();
+}
+
+#if WB_BACKEND_SIM
+// Each tile by one bulk copy of its bytes, no cp.async, and the next tile in flight at
+// each wait.
+::testing::AssertionResult streamed_by_bulk_copies(const wb::sim::LaunchStats& stats, int n) {
+  const auto tiles = static_cast<std::uint64_t>(tiles_of(n, ch07::kBulkTile));
+  if (stats.bulk_copies == 0) {
+    return ::testing::AssertionFailure()
+           << "no bulk copy was issued: thread 0 brings each tile in with one "
+              "cuda::device::memcpy_async_tx, not with cp.async or plain loads.";
+  }
+  if (stats.cp_async_ops() != 0 || stats.tensor_copies != 0) {
+    return ::testing::AssertionFailure() << stats.cp_async_ops() << " cp.async and " << stats.tensor_copies
+                                         << " tensor copies beside the bulk copies: the step copies with "
+                                            "bulk copies only.";
+  }
+  if (stats.bulk_copies != tiles || stats.bulk_bytes != 4u * static_cast<std::uint64_t>(n)) {
+    return ::testing::AssertionFailure()
+           << stats.bulk_copies << " bulk copies brought " << stats.bulk_bytes << " bytes, for " << tiles
+           << " tiles of an array of " << 4u * static_cast<std::uint64_t>(n)
+           << " bytes: one copy brings a whole tile, each byte once.";
+  }
+  if (stats.mbarrier_waits == 0) {
+    return ::testing::AssertionFailure() << "no thread waited on a barrier: each waits for its tile's phase.";
+  }
+  const double in_flight =
+      static_cast<double>(stats.bulk_copies_in_flight_at_issue) / static_cast<double>(stats.bulk_copies);
+  if (tiles >= kOverlapMinTilesPerBlock * stats.blocks && in_flight < kMinStagesAtWaits) {
+    return ::testing::AssertionFailure()
+           << "each bulk copy went out with " << two_decimals(in_flight)
+           << " tiles in flight on average, itself included: the copies and the stores take turns. Each "
+              "stage's first tile goes out before any wait, and a stage's next tile as soon as the stage is "
+              "free, so that it travels while the other stage is waited for and stored.";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// Each box by one tensor copy, no other copies, the swizzled box read conflict-free.
+::testing::AssertionResult transposed_by_the_tma(const wb::sim::LaunchStats& stats, int rows, int cols) {
+  const auto boxes = static_cast<std::uint64_t>(tiles_of(rows, ch07::kBoxRows)) * tiles_of(cols, ch07::kBoxCols);
+  const std::uint64_t box_bytes = 4u * ch07::kBoxRows * ch07::kBoxCols;
+  if (stats.tensor_copies == 0) {
+    return ::testing::AssertionFailure() << "no tensor copy was issued: thread 0 brings the box in with "
+                                            "cde::cp_async_bulk_tensor_2d_global_to_shared.";
+  }
+  if (stats.cp_async_ops() != 0 || stats.bulk_copies != 0) {
+    return ::testing::AssertionFailure() << stats.cp_async_ops() << " cp.async and " << stats.bulk_copies
+                                         << " bulk copies beside the tensor copies: the step copies with the "
+                                            "TMA only.";
+  }
+  if (stats.tensor_copies != boxes || stats.tensor_bytes != boxes * box_bytes) {
+    return ::testing::AssertionFailure() << stats.tensor_copies << " tensor copies of " << stats.tensor_bytes
+                                         << " bytes in all, for " << boxes << " boxes of " << box_bytes
+                                         << " bytes: one copy a block, of one whole box.";
+  }
+  return wb::grading::transactions_per_request_at_most(
+      stats, wb::sim::AccessKind::shared_load, 1.0,
+      "the reads of the swizzled box conflict: a warp reads 8 neighbouring columns of 4 neighbouring rows, "
+      "whose chunks the 128-byte swizzle spreads over all 32 banks; does swizzled_word apply the swizzle "
+      "the tensor map asked for?");
+}
+#endif
+
+void grade_bulk_copy(const std::vector<int>& sizes) {
+  std::vector<std::pair<int, int>> shapes;
+  for (int n : sizes) shapes.emplace_back(n, 1);
+  wb::grading::check_movement_shapes(shapes, [&](int n, int) {
+    wb::grading::MovementCheck check;
+    check.step = kStep3;
+    check.input = {n, 1, ch07::kBulkTile, 1};
+    check.output = check.input;
+    check.uses_cp_async = false;
+    check.run = [=](const float* gmem_in, float* gmem_out) { ch07::copy_bulk(gmem_in, gmem_out, n); };
+    check.reference = [](const std::vector<float>& input) { return std::vector<double>(input.begin(), input.end()); };
+    check.explain = explain_barrier_reads;
+#if WB_BACKEND_SIM
+    check.technique = [n](const wb::sim::LaunchStats& stats) { return streamed_by_bulk_copies(stats, n); };
+#endif
+    return check;
+  });
+}
+
+void grade_tma_transpose(const std::vector<std::pair<int, int>>& shapes) {
+  wb::grading::check_movement_shapes(shapes, [&](int rows, int cols) {
+    wb::grading::MovementCheck check;
+    check.step = kStep4;
+    check.input = {rows, cols, ch07::kBoxRows, ch07::kBoxCols};
+    check.output = {cols, rows, ch07::kBoxCols, ch07::kBoxRows};
+    check.uses_cp_async = false;
+    check.run = [=](const float* gmem_in, float* gmem_out) { ch07::transpose_tma(gmem_in, gmem_out, rows, cols); };
+    check.reference = [=](const std::vector<float>& input) { return wb::grading::transposed(input, rows, cols); };
+    check.explain = explain_barrier_reads;
+#if WB_BACKEND_SIM
+    check.technique = [rows, cols](const wb::sim::LaunchStats& stats) {
+      return transposed_by_the_tma(stats, rows, cols);
+    };
+#endif
+    return check;
+  });
+}
+
 using Chapter7Library = wb::grading::KernelTest;
 
 TEST_F(Chapter7Library, Step1CopyTheTileWithCooperativeGroups) {
@@ -250,6 +459,26 @@ TEST_F(Chapter7Library, Step2DoubleBufferWithCudaPipeline) {
 #endif
     return check;
   });
+}
+
+TEST_F(Chapter7Library, Step3BulkCopyOnABarrier) {
+  WB_SKIP_WITHOUT_HOPPER();
+  // Tiles of 4096: 8 whole ones, a partial last one, a single partial tile, one vector.
+  std::vector<int> sizes{8 * ch07::kBulkTile, 5 * ch07::kBulkTile + 12, 1000, 4};
+#if !WB_BACKEND_SIM
+  sizes.push_back(1 << 24);
+#endif
+  grade_bulk_copy(sizes);
+}
+
+TEST_F(Chapter7Library, Step4TransposeThroughTheTma) {
+  WB_SKIP_WITHOUT_HOPPER();
+  // Boxes of 32 x 64: whole ones, partial ones on both edges, a single box, the smallest.
+  std::vector<std::pair<int, int>> shapes{{128, 128}, {100, 70}, {32, 64}, {4, 1}, {196, 200}};
+#if !WB_BACKEND_SIM
+  shapes.emplace_back(4096, 2048);
+#endif
+  grade_tma_transpose(shapes);
 }
 
 }  // namespace

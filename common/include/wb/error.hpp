@@ -25,6 +25,8 @@ enum class ErrorKind {
   shared_race,             ///< two threads touch a shared word, one writing, no barrier between
   warp_sync,               ///< lanes named in a __syncwarp or shuffle mask never arrive
   pipeline,                ///< a cuda::pipeline's calls out of order, or a stage never released
+  mbarrier,                ///< an mbarrier's phase that can never complete, or arrivals beyond its count
+  tensor_map,              ///< a bulk or tensor copy, or a tensor map, that breaks the TMA's rules
 };
 
 /// A CUDA call that failed, a bad launch configuration, or (in the simulator) a kernel

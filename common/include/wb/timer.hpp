@@ -23,6 +23,10 @@ double median_milliseconds(const std::function<void()>& work, int warmups, int r
 /// Whether a GPU is there to run on; if not, `reason` says why (for skips and reports).
 bool gpu_available(std::string* reason = nullptr);
 
+/// Whether the device runs Hopper's bulk copies, mbarrier transactions and TMA (sm_90 and
+/// newer): the simulator always does; if not, `reason` says why (for "skipped: needs sm_90").
+bool hopper_available(std::string* reason = nullptr);
+
 /// One line naming the device: "NVIDIA H100 80GB HBM3 (sm_90)" or "CPU simulator (...)".
 std::string device_description();
 

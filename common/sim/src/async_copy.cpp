@@ -12,16 +12,8 @@
 #include "worker.hpp"
 
 namespace wb::sim {
-namespace {
 
-// Why `source` is not a readable range of device memory, in a learner's words, and
-// which kind of mistake that is.
-struct BadSource {
-  std::string message;
-  ErrorKind kind;
-};
-
-BadSource explain_bad_source(const void* source, int bytes) {
+BadSource explain_bad_source(const void* source, std::size_t bytes) {
   const Allocation below = device_allocation_below(source);
   const auto* begin = static_cast<const std::byte*>(source);
   if (below.begin != nullptr && begin < below.begin + below.bytes + kDeviceAllocationGap) {
@@ -44,8 +36,6 @@ BadSource explain_bad_source(const void* source, int bytes) {
               "range?)",
           ErrorKind::source_not_device};
 }
-
-}  // namespace
 
 void perform_copies(AsyncCopyQueue& queue, std::size_t up_to) {
   for (; queue.performed < up_to; ++queue.performed) {

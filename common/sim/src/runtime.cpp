@@ -28,6 +28,11 @@ bool gpu_available(std::string* reason) {
   return false;
 }
 
+bool hopper_available(std::string* reason) {
+  if (reason != nullptr) reason->clear();
+  return true;
+}
+
 std::string device_description() {
   return std::string("CPU simulator (fibers on ") + sim::fiber_backend_name() +
          ", schedule " + sim::to_string(sim::current_schedule()) + ")";

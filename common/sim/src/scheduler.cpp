@@ -187,6 +187,7 @@ class BlockRunner {
     reserve_request_records(worker_, thread_count_);
     begin_block_shared(worker_.shared, thread_count_);
     begin_block_pipelines(worker_);
+    begin_block_mbarriers(worker_);
     for (unsigned round = 0;; ++round) {
       for (unsigned i : run_order(thread_count_, job_.schedule, block_linear_, round)) {
         ThreadState& thread = *worker_.threads[i];
@@ -206,6 +207,9 @@ class BlockRunner {
       }
       if (const std::string stuck = describe_stuck_pipelines(worker_, thread_count_); !stuck.empty()) {
         fail_block(stuck, ErrorKind::pipeline);
+      }
+      if (const std::string stuck = describe_stuck_mbarriers(worker_, thread_count_); !stuck.empty()) {
+        fail_block(stuck, ErrorKind::mbarrier);
       }
       tally_requests(worker_, thread_count_);
       if (!release_barrier()) break;
@@ -284,6 +288,7 @@ class BlockRunner {
 
   void finish_block() {
     finish_block_pipelines(worker_);
+    finish_block_mbarriers(worker_);
     std::uint64_t threads_with_pending = 0, pending = 0;
     for (unsigned i = 0; i < thread_count_; ++i) {
       const AsyncCopyQueue& copies = worker_.threads[i]->copies;
@@ -309,7 +314,8 @@ class BlockRunner {
     for (unsigned i = 0; i < thread_count_; ++i) {
       ThreadState& thread = *worker_.threads[i];
       if (thread.status == ThreadStatus::ready || thread.status == ThreadStatus::at_barrier ||
-          thread.status == ThreadStatus::at_warp_sync || thread.status == ThreadStatus::at_pipeline) {
+          thread.status == ThreadStatus::at_warp_sync || thread.status == ThreadStatus::at_pipeline ||
+          thread.status == ThreadStatus::at_mbarrier) {
         resume(thread);
       }
     }
@@ -575,6 +581,12 @@ void wait_at_pipeline(ThreadState& thread) {
   if (thread.worker->block_aborting) throw BlockAborted{};
 }
 
+void wait_at_mbarrier(ThreadState& thread) {
+  thread.status = ThreadStatus::at_mbarrier;
+  thread.fiber->suspend();
+  if (thread.worker->block_aborting) throw BlockAborted{};
+}
+
 void note_call_site(ThreadState& thread, const char* file, int line) {
   thread.last_seen.file = file;
   thread.last_seen.line = line;
@@ -611,6 +623,16 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   pipeline_stages_at_waits += other.pipeline_stages_at_waits;
   pipeline_empty_waits += other.pipeline_empty_waits;
   pipeline_copies_outside_stage += other.pipeline_copies_outside_stage;
+  bulk_copies += other.bulk_copies;
+  bulk_bytes += other.bulk_bytes;
+  tensor_copies += other.tensor_copies;
+  tensor_bytes += other.tensor_bytes;
+  mbarrier_arrivals += other.mbarrier_arrivals;
+  mbarrier_phases += other.mbarrier_phases;
+  mbarrier_waits += other.mbarrier_waits;
+  bulk_copies_in_flight_at_issue += other.bulk_copies_in_flight_at_issue;
+  mbarrier_waits_on_a_past_phase += other.mbarrier_waits_on_a_past_phase;
+  proxy_fences += other.proxy_fences;
   for (int kind = 0; kind < kAccessKinds; ++kind) requests[kind] += other.requests[kind];
   for (const auto& [key, site] : other.sites) {
     AccessSite& mine = sites.try_emplace(key, AccessSite{site.pc, site.kind, 0, {}}).first->second;

@@ -184,6 +184,18 @@ std::string function_of(const void* pc) {
 
 }  // namespace
 
+SharedVariable shared_variable_at(const SharedMemory& shared, const void* pointer) {
+  const auto* address = static_cast<const std::byte*>(pointer);
+  if (!shared.in_static(address)) return {};
+  const auto offset = static_cast<std::size_t>(address - shared.tls_begin);
+  for (const TlsSymbol& symbol : tls_symbols()) {
+    if (symbol.shared && offset >= symbol.offset && offset < symbol.offset + symbol.bytes) {
+      return {shared.tls_begin + symbol.offset, symbol.bytes, symbol.name};
+    }
+  }
+  return {};
+}
+
 std::string describe_shared_address(const SharedMemory& shared, const void* pointer,
                                     std::size_t bytes, const void* pc) {
   const auto* address = static_cast<const std::byte*>(pointer);

@@ -68,7 +68,8 @@ struct AsyncCopyQueue {
 
 // at_pipeline: blocked in a cuda::pipeline call (library_copy.cpp) until the other
 // threads commit or release a stage.
-enum class ThreadStatus { ready, at_barrier, at_warp_sync, at_pipeline, done, failed };
+// at_mbarrier: blocked in a wait on an mbarrier's phase (mbarrier.cpp).
+enum class ThreadStatus { ready, at_barrier, at_warp_sync, at_pipeline, at_mbarrier, done, failed };
 
 struct Worker;
 
@@ -99,6 +100,7 @@ struct ThreadState {
   const char* pipeline_call = nullptr;
   const char* pipeline_file = nullptr;
   int pipeline_line = 0;
+  const void* waiting_mbarrier = nullptr;  // while at_mbarrier (pipeline_call names the wait)
   std::vector<AccessRecord> accesses;  // since the last barrier
   std::size_t record_limit = 0;        // the most accesses recorded between barriers
   bool past_request_limit = false;     // more accesses than that were made
@@ -240,6 +242,35 @@ struct BlockPipeline {
   std::map<std::uint32_t, PipelineBatch> batches;  // those not yet released by every thread
 };
 
+// A bulk or tensor copy waiting on its mbarrier's phase: what it brings (read from global
+// memory at issue, laid out as it lands), landing when a thread waits for the phase.
+struct BulkLanding {
+  std::byte* destination;
+  std::vector<std::byte> data;
+  unsigned issuer;  // the thread that issued it
+  const void* pc;   // where, for the race check
+};
+
+// A block's mbarrier (a cuda::barrier<thread_scope_block>), known by its shared address. A
+// phase completes when its arrivals are all in and its copies brought the bytes it
+// expects; the simulator completes it as late as it can, when a thread waits for it.
+struct BlockMbarrier {
+  const void* address = nullptr;
+  const char* init_file = nullptr;
+  int init_line = 0;
+  std::uint32_t expected = 0;       // arrivals a phase
+  std::uint32_t pending = 0;        // arrivals the current phase still lacks
+  std::int64_t expected_bytes = 0;  // transaction bytes the current phase expects
+  std::int64_t brought_bytes = 0;   // bytes its copies bring
+  std::uint64_t phase = 0;          // phases completed
+  std::vector<BulkLanding> copies;  // the current phase's, not landed
+  // landed_through[k]: this barrier's copies landed by the end of its first k phases.
+  std::vector<std::uint64_t> landed_through{0};
+  std::vector<std::uint64_t> seen;  // per thread: the phases its waits saw completed
+
+  bool completable() const { return pending == 0 && brought_bytes == expected_bytes; }
+};
+
 struct Worker {
   Worker();
   ~Worker();
@@ -257,6 +288,8 @@ struct Worker {
   bool block_aborting = false;
   const Allocation* last_allocation = nullptr;  // a cache for global accesses
   std::deque<BlockPipeline> pipelines;  // the running block's cuda::pipeline objects (stable references)
+  std::deque<BlockMbarrier> mbarriers;  // the running block's mbarriers
+  std::uint64_t block_bulk_copies = 0;  // bulk and tensor copies the running block issued
 
   // Gives the worker exactly `count` fibers on fresh stacks (none for 0).
   void provide_threads(std::size_t count, std::size_t stack_bytes);
@@ -384,6 +417,32 @@ void wait_at_pipeline(ThreadState& thread);
 void begin_block_pipelines(Worker& worker);
 void finish_block_pipelines(Worker& worker);
 std::string describe_stuck_pipelines(const Worker& worker, unsigned threads);
+
+// Suspends the running thread until an mbarrier's phase may have completed.
+void wait_at_mbarrier(ThreadState& thread);
+// Mbarriers (mbarrier.cpp): forgets those of the block before; at the block's end, counts
+// the copies that never landed; when every thread is stuck, the threads blocked in a wait
+// on an mbarrier described for the error ("" if none).
+void begin_block_mbarriers(Worker& worker);
+void finish_block_mbarriers(Worker& worker);
+std::string describe_stuck_mbarriers(const Worker& worker, unsigned threads);
+
+// Why `source` is not a readable range of `bytes` bytes of device memory, in a learner's
+// words, and which kind of mistake that is (async_copy.cpp).
+struct BadSource {
+  std::string message;
+  ErrorKind kind;
+};
+BadSource explain_bad_source(const void* source, std::size_t bytes);
+
+// The __shared__ variable that holds `address` (static shared memory, named from the
+// program's symbols): its start, size and name; bytes == 0 where none is known.
+struct SharedVariable {
+  const std::byte* begin = nullptr;
+  std::size_t bytes = 0;
+  std::string name;
+};
+SharedVariable shared_variable_at(const SharedMemory& shared, const void* address);
 
 // Warp rendezvous (warp.cpp): lanes of a warp waiting that can never be released,
 // described for the error (all other threads are at a barrier or done); "" if none.

@@ -131,6 +131,22 @@ bool gpu_available(std::string* reason) {
   return true;
 }
 
+bool hopper_available(std::string* reason) {
+  int device = 0;
+  cudaDeviceProp properties{};
+  if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&properties, device) != cudaSuccess) {
+    cudaGetLastError();
+    if (reason != nullptr) *reason = "needs sm_90: no usable GPU";
+    return false;
+  }
+  if (properties.major >= 9) return true;
+  if (reason != nullptr) {
+    *reason = "needs sm_90: this GPU, " + std::string(properties.name) + ", is sm_" +
+              std::to_string(properties.major) + std::to_string(properties.minor);
+  }
+  return false;
+}
+
 std::string device_description() {
   int device = 0;
   cudaDeviceProp properties{};

@@ -24,10 +24,9 @@
 #include "wb/async_copy.hpp"  // the simulator, WB_SITE_PARAMETERS
 #include "wb/sim/cuda_aligned_size.hpp"
 #include "wb/sim/cuda_cooperative_groups.hpp"
+#include "wb/sim/cuda_thread_scope.hpp"
 
 namespace cuda {
-
-enum thread_scope { thread_scope_system, thread_scope_device, thread_scope_block, thread_scope_thread };
 
 template <thread_scope Scope, std::uint8_t Stages>
 class pipeline_shared_state {

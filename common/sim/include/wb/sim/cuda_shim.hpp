@@ -37,6 +37,7 @@
 #define __forceinline__ inline
 #define __noinline__
 #define __launch_bounds__(...)
+#define __grid_constant__  // a const kernel parameter kept in the parameter space (a tensor map)
 // `used` keeps g++ from folding reads of a __shared__ array that the file never writes
 // into constant zeros: on a GPU it holds garbage, and the simulator poisons it.
 #define __shared__ __attribute__((used)) static thread_local

@@ -150,6 +150,25 @@ struct LaunchStats {
   // cuda::memcpy_async calls with no stage acquired (after a producer_commit, before the
   // next producer_acquire): the copies join the next stage committed.
   std::uint64_t pipeline_copies_outside_stage = 0;
+  // Hopper's mbarriers (cuda::barrier<thread_scope_block>) and the copies that complete on
+  // them: bulk copies (cp.async.bulk, cuda::device::memcpy_async_tx) and tensor copies
+  // (cp.async.bulk.tensor, through a tensor map), with the bytes they brought.
+  std::uint64_t bulk_copies = 0;
+  std::uint64_t bulk_bytes = 0;
+  std::uint64_t tensor_copies = 0;
+  std::uint64_t tensor_bytes = 0;
+  std::uint64_t mbarrier_arrivals = 0;  // arrive() calls, each thread's counted
+  std::uint64_t mbarrier_phases = 0;    // phases completed
+  std::uint64_t mbarrier_waits = 0;     // wait(token) and wait_parity(p), each thread's counted
+  // At each bulk or tensor copy, the block's copies that its issuing thread had not yet
+  // seen land by a wait, this one included, summed: over bulk_copies + tensor_copies, 2
+  // for a double buffer whose next tile goes out before this one is waited for, 1 where
+  // copies and work take turns.
+  std::uint64_t bulk_copies_in_flight_at_issue = 0;
+  // Waits that returned at once on a phase completed long before, while the barrier's
+  // current phase still had copies in flight: a wait on the wrong phase.
+  std::uint64_t mbarrier_waits_on_a_past_phase = 0;
+  std::uint64_t proxy_fences = 0;  // fence.proxy.async
   // Warp requests of each kind, and per code address.
   RequestCounts requests[kAccessKinds];
   std::map<std::pair<const void*, AccessKind>, AccessSite> sites;
@@ -267,5 +286,49 @@ void library_group_wait(int pending_groups, const char* file, int line);
 enum class PipelineCall { acquire, commit, wait, release };
 void pipeline_attach(const void* shared_state, int stages, unsigned group_size, const char* file, int line);
 void pipeline_call(const void* shared_state, PipelineCall call, const char* file, int line);
+
+// ---------------------------------------------------------------------------------
+// Hopper's mbarrier and the copies that complete on it (wb/sim/cuda_barrier.hpp; the
+// model is in common/sim/src/mbarrier.cpp). A barrier is known by its shared address.
+
+// init(&barrier, expected): `expected` arrivals complete a phase (with the transactions).
+void mbarrier_init(const void* barrier, std::ptrdiff_t expected, const char* file, int line);
+// `count` arrivals of this thread, after adding `transaction_bytes` to the bytes the
+// phase expects (barrier_arrive_tx; 0 for a plain arrive). Returns the phase arrived on.
+std::uint64_t mbarrier_arrive(const void* barrier, std::ptrdiff_t count, std::ptrdiff_t transaction_bytes,
+                              const char* api, const char* file, int line);
+// barrier_expect_tx: the bytes the current phase expects, without an arrival.
+void mbarrier_expect_tx(const void* barrier, std::ptrdiff_t transaction_bytes, const char* file, int line);
+// wait(token): until the phase arrived on has completed.
+void mbarrier_wait(const void* barrier, std::uint64_t phase, const char* file, int line);
+// wait_parity(parity): until the phase of that parity has completed; the one before the
+// first counts as completed with parity 1, as on the hardware.
+void mbarrier_wait_parity(const void* barrier, bool parity, const char* file, int line);
+// fence.proxy.async: counted (the simulator has one proxy).
+void proxy_fence(const char* file, int line);
+
+// A bulk copy of `bytes` from global `src` to shared `dst`, completing on `barrier`
+// (cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes). `promised_alignment`:
+// the N of the cuda::aligned_size_t<N> given. `api` names the call in messages.
+void bulk_copy(void* dst, const void* src, std::size_t bytes, std::size_t promised_alignment, const void* barrier,
+               const char* api, const char* file, int line);
+
+// A tensor map: what cuTensorMapEncodeTiled was given, checked (wb/tensor_map.hpp).
+struct TensorMapDescriptor {
+  int rank = 0;
+  int element_bytes = 0;
+  const void* global_address = nullptr;
+  std::uint64_t dims[5] = {};
+  std::uint64_t strides[5] = {};  // bytes between consecutive indices of dimension i (strides[0]: the element)
+  std::uint32_t box[5] = {};
+  std::uint32_t element_strides[5] = {};
+  int swizzle_bytes = 0;  // 0 (none), 32, 64 or 128
+};
+// Keeps a descriptor for the tensor copies; returns the handle stored in the CUtensorMap.
+std::uint64_t register_tensor_map(const TensorMapDescriptor& descriptor);
+// A tensor copy of the box at `coords` (rank of them, innermost first) of the tensor map
+// `handle` to shared `dst`, completing on `barrier` (cp.async.bulk.tensor.Nd...).
+void tensor_copy(void* dst, std::uint64_t handle, const int* coords, int rank, const void* barrier, const char* file,
+                 int line);
 
 }  // namespace wb::sim

@@ -1,0 +1,558 @@
+// Hopper's mbarrier in the simulator, and the bulk and tensor copies that complete on it.
+//
+// An mbarrier counts a phase's arrivals and its transaction bytes: init(&bar, count) sets
+// the arrivals a phase needs; barrier_arrive_tx adds bytes the phase expects and arrives;
+// each bulk or tensor copy brings its bytes. The phase completes when every arrival is in
+// and the bytes brought equal the bytes expected; then the barrier begins the next phase.
+// A wait(token) waits for the phase its token arrived on, wait_parity(p) for the phase of
+// parity p, and the phase before the first counts as completed with parity 1.
+//
+// Copy late, poison early, as for cp.async: at issue a copy is checked (the hardware's
+// rules: 16-byte units and alignment, shared destination, source inside its allocation,
+// the tensor map's box), its destination poisoned and what it brings staged; it lands
+// only when a thread waits for its phase and the phase can complete, never earlier. So a
+// read before the right wait sees poison every time, and a wait that can never be
+// satisfied (an arrival or some bytes missing) leaves the block's threads blocked, which
+// the scheduler reports with what the barrier still lacks (describe_stuck_mbarriers).
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+
+#include "wb/poison.hpp"
+#include "worker.hpp"
+
+namespace wb::sim {
+namespace {
+
+// The most bytes a phase may expect (the transaction count is 20 bits wide).
+constexpr std::int64_t kMaxTransactionBytes = (1 << 20) - 1;
+// Copies a phase may hold before the simulator calls it a loop without end.
+constexpr std::size_t kMaxCopiesInPhase = 4096;
+
+unsigned block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
+
+// "full[1]" or "bar": the barrier as the kernel names it, from the program's symbols.
+std::string barrier_name(const Worker& worker, const void* address) {
+  const SharedVariable variable = shared_variable_at(worker.shared, address);
+  if (variable.bytes == 0) return "at " + hex(address);
+  const auto offset = static_cast<std::size_t>(static_cast<const std::byte*>(address) - variable.begin);
+  if (variable.bytes <= 8) return variable.name;
+  return variable.name + "[" + std::to_string(offset / 8) + "]";
+}
+
+BlockMbarrier* find_mbarrier(Worker& worker, const void* address) {
+  for (BlockMbarrier& barrier : worker.mbarriers) {
+    if (barrier.address == address) return &barrier;
+  }
+  return nullptr;
+}
+
+BlockMbarrier& require_mbarrier(Worker& worker, const void* address, const std::string& api, const char* file,
+                                int line) {
+  BlockMbarrier* barrier = find_mbarrier(worker, address);
+  if (barrier == nullptr) {
+    kernel_fail(file, line,
+                api + " on the barrier " + barrier_name(worker, address) +
+                    ", which this block has not initialised (yet): one thread calls init(&barrier, count), and a "
+                    "__syncthreads() follows, before any thread arrives on it, waits on it or gives it a copy",
+                ErrorKind::mbarrier);
+  }
+  return *barrier;
+}
+
+// Lets the threads blocked on this barrier check again.
+void wake(Worker& worker, const BlockMbarrier& barrier) {
+  for (unsigned i = 0; i < block_threads(); ++i) {
+    ThreadState& other = *worker.threads[i];
+    if (other.status == ThreadStatus::at_mbarrier && other.waiting_mbarrier == barrier.address) {
+      other.status = ThreadStatus::ready;
+    }
+  }
+}
+
+// What a race of a copy that lands usually means here.
+std::string landing_race_hint(const Worker& worker) {
+  if (worker.stats.mbarrier_waits_on_a_past_phase > 0) {
+    return " A wait returned at once on a phase that had completed before, while this copy's phase was "
+           "still in flight: the wait was for the wrong phase. wait_parity(p) waits for the phase of parity "
+           "p; a stage's k-th use is its barrier's phase k, of parity k % 2 (the first, phase 0, has parity "
+           "0; parity 1 before any phase completed returns at once).";
+  }
+  return " Does a thread read the tile before its wait on the barrier, or refill a buffer that other "
+         "threads still read (a __syncthreads() between their reads and the next copy)?";
+}
+
+// The phase's arrivals are in and its bytes brought: its copies land, and the next phase
+// begins. What the threads did before is ordered with what they do after (the race
+// check's new interval).
+void complete_phase(Worker& worker, BlockMbarrier& barrier) {
+  for (BulkLanding& copy : barrier.copies) {
+    ThreadState& issuer = *worker.threads[copy.issuer];
+    std::string race;
+    if (!check_shared_race(issuer, copy.destination, copy.data.size(), true, copy.pc, race)) {
+      kernel_fail_at(source_line_of(copy.pc),
+                     "a copy that completes on the barrier " + barrier_name(worker, barrier.address) +
+                         " lands when a thread waits for its phase, and here it lands on a word another "
+                         "thread touched before: " +
+                         race + landing_race_hint(worker),
+                     ErrorKind::shared_race);
+    }
+    std::memcpy(copy.destination, copy.data.data(), copy.data.size());
+  }
+  barrier.landed_through.push_back(barrier.landed_through.back() + barrier.copies.size());
+  barrier.copies.clear();
+  ++barrier.phase;
+  barrier.pending = barrier.expected;
+  barrier.expected_bytes = 0;
+  barrier.brought_bytes = 0;
+  ++worker.stats.mbarrier_phases;
+  begin_interval(worker.shared);
+  wake(worker, barrier);
+}
+
+// A phase that can complete does so before anything of the next phase happens (an
+// arrival, bytes expected, a copy), as on the hardware, where it would already have.
+void settle(Worker& worker, BlockMbarrier& barrier) {
+  if (barrier.completable()) complete_phase(worker, barrier);
+}
+
+// The block's bulk and tensor copies that this thread has not yet seen land by a wait.
+std::uint64_t unseen_copies(const Worker& worker, unsigned self) {
+  std::uint64_t seen = 0;
+  for (const BlockMbarrier& barrier : worker.mbarriers) seen += barrier.landed_through[barrier.seen[self]];
+  return worker.block_bulk_copies - seen;
+}
+
+// A wait that returns: counted, and the thread has seen the copies of this barrier's
+// completed phases land.
+void finish_wait(Worker& worker, const ThreadState& thread, BlockMbarrier& barrier) {
+  ++worker.stats.mbarrier_waits;
+  barrier.seen[thread.linear_index] = std::max(barrier.seen[thread.linear_index], barrier.phase);
+}
+
+// Blocks the thread on `barrier` until the phase `target` has completed, completing it
+// itself when it can.
+void wait_for_phase(ThreadState& thread, BlockMbarrier& barrier, std::uint64_t target, const char* call,
+                    const char* file, int line) {
+  Worker& worker = *thread.worker;
+  while (barrier.phase <= target) {
+    if (barrier.completable()) {
+      complete_phase(worker, barrier);
+      continue;
+    }
+    thread.pipeline_call = call;
+    thread.pipeline_file = file;
+    thread.pipeline_line = line;
+    thread.waiting_mbarrier = barrier.address;
+    wait_at_mbarrier(thread);
+    thread.waiting_mbarrier = nullptr;
+  }
+  finish_wait(worker, thread, barrier);
+}
+
+std::string bytes_text(std::int64_t bytes) { return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes"); }
+
+// Checks the shared destination of a bulk or tensor copy of `bytes` bytes: shared memory,
+// inside one __shared__ array. `what` starts the messages.
+void check_destination(const Worker& worker, void* dst, std::size_t bytes, const std::string& what, const char* file,
+                       int line, const void* pc, const std::string& overflow_hint) {
+  if (const std::string bad = explain_bad_destination(worker, dst, bytes, pc); !bad.empty()) {
+    kernel_fail(file, line, what + bad, ErrorKind::destination_not_shared);
+  }
+  const SharedVariable variable = shared_variable_at(worker.shared, dst);
+  const auto* begin = static_cast<const std::byte*>(dst);
+  if (variable.bytes > 0 && begin + bytes > variable.begin + variable.bytes) {
+    const auto offset = static_cast<std::size_t>(begin - variable.begin);
+    kernel_fail(file, line,
+                what + "it writes bytes [" + std::to_string(offset) + ", " + std::to_string(offset + bytes) +
+                    ") of the __shared__ array " + variable.name + ", which has " + bytes_text(static_cast<std::int64_t>(variable.bytes)) +
+                    ": " + std::to_string(offset + bytes - variable.bytes) + " bytes past its end, over whatever lies "
+                    "after it. " + overflow_hint,
+                ErrorKind::destination_not_shared);
+  }
+}
+
+// Queues a copy on the barrier's current phase: its destination poisoned until it lands.
+void queue_copy(ThreadState& thread, BlockMbarrier& barrier, std::byte* destination, std::vector<std::byte> data,
+                const std::string& what, const char* file, int line, const void* pc) {
+  Worker& worker = *thread.worker;
+  if (barrier.copies.size() >= kMaxCopiesInPhase) {
+    kernel_fail(file, line,
+                what + "the barrier's phase holds " + std::to_string(barrier.copies.size()) +
+                    " copies that no thread has waited for. Does a loop never end?",
+                ErrorKind::too_many_copies);
+  }
+  if (worker.shared.in_static(destination)) touch_static_shared(worker.shared, destination, data.size());
+  if (std::string race; !check_shared_race(thread, destination, data.size(), true, pc, race)) {
+    kernel_fail(file, line, what + race + landing_race_hint(worker), ErrorKind::shared_race);
+  }
+  poison::fill(destination, data.size(), poison::in_flight);
+  barrier.brought_bytes += static_cast<std::int64_t>(data.size());
+  barrier.copies.push_back(BulkLanding{destination, std::move(data), thread.linear_index, pc});
+  ++worker.block_bulk_copies;
+  // In flight from the issuer's view: its own waits say what it has seen land, whatever
+  // the order in which the schedule ran the other threads.
+  worker.stats.bulk_copies_in_flight_at_issue += unseen_copies(worker, thread.linear_index);
+  if (barrier.completable()) wake(worker, barrier);
+}
+
+// The tensor maps of the process; a handle is an index + 1 (0: a map never made).
+struct TensorMaps {
+  std::mutex mutex;
+  std::vector<TensorMapDescriptor> maps;
+};
+TensorMaps& tensor_maps() {
+  static TensorMaps maps;
+  return maps;
+}
+
+TensorMapDescriptor tensor_map_of(std::uint64_t handle, const char* file, int line) {
+  TensorMaps& maps = tensor_maps();
+  const std::lock_guard<std::mutex> lock(maps.mutex);
+  if (handle == 0 || handle > maps.maps.size()) {
+    kernel_fail(file, line,
+                "a tensor copy from a tensor map that was never made: the host fills the CUtensorMap with "
+                "wb::encode_tensor_map_tiled (cuTensorMapEncodeTiled) and passes it to the kernel as a "
+                "const __grid_constant__ CUtensorMap parameter",
+                ErrorKind::tensor_map);
+  }
+  return maps.maps[handle - 1];
+}
+
+// The byte offset, in a box laid out row after row of `row_bytes`, where the swizzle puts
+// the byte at `offset`: the 16-byte chunk index within each 128-byte line XORed with the
+// line's index (modulo 8, 4 or 2 for 128-, 64- and 32-byte swizzles).
+std::size_t swizzled(std::size_t offset, int swizzle_bytes) {
+  if (swizzle_bytes == 0) return offset;
+  const std::size_t mask = static_cast<std::size_t>(swizzle_bytes / 16 - 1);
+  return offset ^ (((offset >> 7) & mask) << 4);
+}
+
+}  // namespace
+
+void mbarrier_init(const void* address, std::ptrdiff_t expected, const char* file, int line) {
+  ThreadState& thread = require_thread("init(&barrier, count)", file, line);
+  note_call_site(thread, file, line);
+  Worker& worker = *thread.worker;
+  if (expected < 1 || expected > (1 << 20) - 1) {
+    kernel_fail(file, line,
+                "init(&barrier, " + std::to_string(expected) +
+                    "): a barrier's arrival count lies between 1 and 2^20 - 1",
+                ErrorKind::mbarrier);
+  }
+  if (!worker.shared.in_static(address) && !worker.shared.in_dynamic(address, 8)) {
+    kernel_fail(file, line,
+                "init(&barrier, count): the barrier is not in shared memory: a block's cuda::barrier is a "
+                "__shared__ variable",
+                ErrorKind::mbarrier);
+  }
+  if (BlockMbarrier* existing = find_mbarrier(worker, address); existing != nullptr) {
+    if (existing->phase > 0 || existing->pending != existing->expected || !existing->copies.empty()) {
+      kernel_fail(file, line,
+                  "init(&barrier, count) on the barrier " + barrier_name(worker, address) +
+                      ", which is in use (initialised at " + existing->init_file + ":" +
+                      std::to_string(existing->init_line) +
+                      "): one thread initialises a barrier once, before the block uses it",
+                  ErrorKind::mbarrier);
+    }
+    worker.mbarriers.erase(std::find_if(worker.mbarriers.begin(), worker.mbarriers.end(),
+                                        [&](const BlockMbarrier& barrier) { return &barrier == existing; }));
+  }
+  BlockMbarrier barrier;
+  barrier.address = address;
+  barrier.init_file = file;
+  barrier.init_line = line;
+  barrier.expected = static_cast<std::uint32_t>(expected);
+  barrier.pending = barrier.expected;
+  barrier.seen.assign(block_threads(), 0);
+  worker.mbarriers.push_back(std::move(barrier));
+}
+
+std::uint64_t mbarrier_arrive(const void* address, std::ptrdiff_t count, std::ptrdiff_t transaction_bytes,
+                              const char* api, const char* file, int line) {
+  ThreadState& thread = require_thread(api, file, line);
+  note_call_site(thread, file, line);
+  Worker& worker = *thread.worker;
+  BlockMbarrier& barrier = require_mbarrier(worker, address, api, file, line);
+  settle(worker, barrier);
+  const std::string name = barrier_name(worker, address);
+  if (count < 1) {
+    kernel_fail(file, line, std::string(api) + ": an arrival counts at least 1 (" + std::to_string(count) + ")",
+                ErrorKind::mbarrier);
+  }
+  if (static_cast<std::uint64_t>(count) > barrier.pending) {
+    kernel_fail(file, line,
+                std::string(api) + " on the barrier " + name + ": " + std::to_string(count) +
+                    (count == 1 ? " arrival" : " arrivals") + " where its phase " + std::to_string(barrier.phase) +
+                    " lacks only " + std::to_string(barrier.pending) + " of the " + std::to_string(barrier.expected) +
+                    " that init gave it: more threads arrive than the count given to init(&barrier, count), or a "
+                    "thread arrives twice in one phase",
+                ErrorKind::mbarrier);
+  }
+  if (transaction_bytes < 0 || barrier.expected_bytes + transaction_bytes > kMaxTransactionBytes) {
+    kernel_fail(file, line,
+                std::string(api) + " on the barrier " + name + ": the phase would expect " +
+                    bytes_text(barrier.expected_bytes + transaction_bytes) +
+                    "; a phase expects between 0 and 2^20 - 1 bytes",
+                ErrorKind::mbarrier);
+  }
+  barrier.expected_bytes += transaction_bytes;
+  barrier.pending -= static_cast<std::uint32_t>(count);
+  ++worker.stats.mbarrier_arrivals;
+  if (barrier.completable()) wake(worker, barrier);
+  return barrier.phase;
+}
+
+void mbarrier_expect_tx(const void* address, std::ptrdiff_t transaction_bytes, const char* file, int line) {
+  ThreadState& thread = require_thread("barrier_expect_tx()", file, line);
+  note_call_site(thread, file, line);
+  Worker& worker = *thread.worker;
+  BlockMbarrier& barrier = require_mbarrier(worker, address, "barrier_expect_tx()", file, line);
+  settle(worker, barrier);
+  if (transaction_bytes < 0 || barrier.expected_bytes + transaction_bytes > kMaxTransactionBytes) {
+    kernel_fail(file, line,
+                "barrier_expect_tx() on the barrier " + barrier_name(worker, address) + ": the phase would expect " +
+                    bytes_text(barrier.expected_bytes + transaction_bytes) +
+                    "; a phase expects between 0 and 2^20 - 1 bytes",
+                ErrorKind::mbarrier);
+  }
+  barrier.expected_bytes += transaction_bytes;
+  if (barrier.completable()) wake(worker, barrier);
+}
+
+void mbarrier_wait(const void* address, std::uint64_t phase, const char* file, int line) {
+  ThreadState& thread = require_thread("barrier::wait(token)", file, line);
+  note_call_site(thread, file, line);
+  Worker& worker = *thread.worker;
+  BlockMbarrier& barrier = require_mbarrier(worker, address, "wait(token)", file, line);
+  if (phase > barrier.phase) {
+    kernel_fail(file, line,
+                "wait(token) on the barrier " + barrier_name(worker, address) + " with a token of its phase " +
+                    std::to_string(phase) + ", which has not begun (phase " + std::to_string(barrier.phase) +
+                    " is the current one): is the token from another barrier?",
+                ErrorKind::mbarrier);
+  }
+  wait_for_phase(thread, barrier, phase, "wait(token)", file, line);
+}
+
+void mbarrier_wait_parity(const void* address, bool parity, const char* file, int line) {
+  ThreadState& thread = require_thread("barrier::wait_parity", file, line);
+  note_call_site(thread, file, line);
+  Worker& worker = *thread.worker;
+  BlockMbarrier& barrier = require_mbarrier(worker, address, "wait_parity()", file, line);
+  if ((barrier.phase & 1) != static_cast<std::uint64_t>(parity)) {
+    // The phase of this parity is the one before the current phase: completed (or, before
+    // the first phase, counted as completed). The wait returns at once.
+    if (!barrier.copies.empty() || barrier.expected_bytes > 0) {
+      ++worker.stats.mbarrier_waits_on_a_past_phase;
+      worker.stats.warnings["waits on an mbarrier that returned at once, for a phase completed before, while the "
+                            "current phase's copies were still in flight: wait_parity(p) waits for the phase of "
+                            "parity p (a stage's k-th use is phase k, parity k % 2)"]++;
+    }
+    finish_wait(worker, thread, barrier);
+    return;
+  }
+  wait_for_phase(thread, barrier, barrier.phase, parity ? "wait_parity(1)" : "wait_parity(0)", file, line);
+}
+
+void proxy_fence(const char* file, int line) {
+  ThreadState& thread = require_thread("fence.proxy.async", file, line);
+  note_call_site(thread, file, line);
+  ++thread.worker->stats.proxy_fences;
+}
+
+void bulk_copy(void* dst, const void* src, std::size_t bytes, std::size_t promised_alignment, const void* address,
+               const char* api, const char* file, int line) {
+  ThreadState& thread = require_thread(api, file, line);
+  note_call_site(thread, file, line);
+  Worker& worker = *thread.worker;
+  const void* pc = __builtin_return_address(0);
+  const std::string what = std::string(api) + " of " + bytes_text(static_cast<std::int64_t>(bytes)) + ": ";
+  if (bytes == 0 || bytes % 16 != 0) {
+    kernel_fail(file, line,
+                what + "a bulk copy moves a positive multiple of 16 bytes (" + std::to_string(bytes % 16) +
+                    " bytes over): an array's last, partial 16 bytes go another way",
+                ErrorKind::tensor_map);
+  }
+  const auto dst_address = reinterpret_cast<std::uintptr_t>(dst);
+  const auto src_address = reinterpret_cast<std::uintptr_t>(src);
+  const std::size_t alignment = std::max<std::size_t>(16, promised_alignment);
+  if (dst_address % alignment != 0 || src_address % alignment != 0) {
+    kernel_fail(file, line,
+                what + "both addresses of a bulk copy are multiples of " + std::to_string(alignment) +
+                    " bytes" + (promised_alignment > 16 ? " (the cuda::aligned_size_t promised it)" : "") +
+                    ", and here the shared destination % " + std::to_string(alignment) + " == " +
+                    std::to_string(dst_address % alignment) + ", the global source % " + std::to_string(alignment) +
+                    " == " + std::to_string(src_address % alignment) +
+                    ": a tile's first element must lie a multiple of 4 floats from an aligned start",
+                ErrorKind::misaligned);
+  }
+  check_destination(worker, dst, bytes, what, file, line, pc,
+                    "Is the size the tile's bytes, sizeof(float) times its elements?");
+  const Allocation* source = worker.job->allocations.around(src, 0);
+  const auto* source_begin = static_cast<const std::byte*>(src);
+  if (source == nullptr || source_begin + bytes > source->begin + source->bytes) {
+    const BadSource bad = explain_bad_source(src, bytes);
+    kernel_fail(file, line, what + bad.message + ": the last tile of an array may be partial", bad.kind);
+  }
+  BlockMbarrier& barrier = require_mbarrier(worker, address, api, file, line);
+  settle(worker, barrier);
+  std::vector<std::byte> data(source_begin, source_begin + bytes);
+  ++worker.stats.bulk_copies;
+  worker.stats.bulk_bytes += bytes;
+  queue_copy(thread, barrier, static_cast<std::byte*>(dst), std::move(data), what, file, line, pc);
+}
+
+std::uint64_t register_tensor_map(const TensorMapDescriptor& descriptor) {
+  TensorMaps& maps = tensor_maps();
+  const std::lock_guard<std::mutex> lock(maps.mutex);
+  maps.maps.push_back(descriptor);
+  return maps.maps.size();
+}
+
+void tensor_copy(void* dst, std::uint64_t handle, const int* coords, int rank, const void* address, const char* file,
+                 int line) {
+  const std::string api = "cp_async_bulk_tensor_" + std::to_string(rank) + "d_global_to_shared";
+  ThreadState& thread = require_thread(api.c_str(), file, line);
+  note_call_site(thread, file, line);
+  Worker& worker = *thread.worker;
+  const void* pc = __builtin_return_address(0);
+  const TensorMapDescriptor map = tensor_map_of(handle, file, line);
+  std::size_t box_bytes = static_cast<std::size_t>(map.element_bytes);
+  std::string box_text;
+  for (int d = 0; d < map.rank; ++d) {
+    box_bytes *= map.box[d];
+    box_text += (d == 0 ? "" : " x ") + std::to_string(map.box[d]);
+  }
+  const std::string what = api + " (a box of " + box_text + " elements, " +
+                           bytes_text(static_cast<std::int64_t>(box_bytes)) + "): ";
+  if (rank != map.rank) {
+    kernel_fail(file, line,
+                what + "a " + std::to_string(rank) + "-d copy from a tensor map of rank " + std::to_string(map.rank),
+                ErrorKind::tensor_map);
+  }
+  for (int d = 0; d < map.rank; ++d) {
+    if (map.element_strides[d] != 1) {
+      kernel_fail(file, line, what + "the simulator copies tensor maps whose element strides are all 1",
+                  ErrorKind::tensor_map);
+    }
+  }
+  // The swizzle repeats every 8 lines of its span, from an address aligned to that: the
+  // hardware XORs the address's own bits, so the tile must start where the pattern does.
+  const std::size_t alignment = map.swizzle_bytes == 0 ? 128 : static_cast<std::size_t>(8 * map.swizzle_bytes);
+  const auto dst_address = reinterpret_cast<std::uintptr_t>(dst);
+  if (dst_address % alignment != 0) {
+    kernel_fail(file, line,
+                what + "the shared destination of a tensor copy is " + std::to_string(alignment) +
+                    "-byte aligned" +
+                    (map.swizzle_bytes == 0 ? std::string()
+                                            : " with a " + std::to_string(map.swizzle_bytes) +
+                                                  "-byte swizzle (its pattern repeats every " +
+                                                  std::to_string(alignment) + " bytes from an aligned address)") +
+                    ", and here it is " + std::to_string(dst_address % alignment) +
+                    " bytes past such an address: declare the tile __align__(" + std::to_string(alignment) + ")",
+                ErrorKind::misaligned);
+  }
+  check_destination(worker, dst, box_bytes, what, file, line, pc,
+                    "The tensor map's box is larger than the shared tile it is copied into: the box "
+                    "dimensions given to the map and the tile's shape must agree.");
+  BlockMbarrier& barrier = require_mbarrier(worker, address, api, file, line);
+  settle(worker, barrier);
+
+  // The box, element after element with the innermost dimension fastest, read from the
+  // tensor where it lies inside it and zeros where it does not, each element put where
+  // the swizzle puts it.
+  const Allocation* tensor = worker.job->allocations.around(map.global_address, 0);
+  std::vector<std::byte> data(box_bytes, std::byte{0});
+  const auto element = static_cast<std::size_t>(map.element_bytes);
+  const std::size_t elements = box_bytes / element;
+  for (std::size_t index = 0; index < elements; ++index) {
+    std::size_t rest = index;
+    std::size_t source_offset = 0;
+    bool inside = true;
+    for (int d = 0; d < map.rank; ++d) {
+      const long long coordinate = static_cast<long long>(coords[d]) + static_cast<long long>(rest % map.box[d]);
+      rest /= map.box[d];
+      if (coordinate < 0 || coordinate >= static_cast<long long>(map.dims[d])) inside = false;
+      source_offset += static_cast<std::size_t>(coordinate) * static_cast<std::size_t>(map.strides[d]);
+    }
+    if (!inside) continue;
+    const auto* source = static_cast<const std::byte*>(map.global_address) + source_offset;
+    if (tensor == nullptr || source < tensor->begin || source + element > tensor->begin + tensor->bytes) {
+      kernel_fail(file, line,
+                  what + "the tensor map describes memory its allocation does not hold: an element of the box "
+                         "inside the tensor's dimensions lies at byte " +
+                      std::to_string(source_offset) + " from the map's global address, past the end of its device "
+                      "allocation" +
+                      (tensor == nullptr ? std::string() : " of " + std::to_string(tensor->bytes) + " bytes") +
+                      ": are the global dimensions or strides given to the map too large?",
+                  ErrorKind::tensor_map);
+    }
+    std::memcpy(data.data() + swizzled(index * element, map.swizzle_bytes), source, element);
+  }
+  ++worker.stats.tensor_copies;
+  worker.stats.tensor_bytes += box_bytes;
+  queue_copy(thread, barrier, static_cast<std::byte*>(dst), std::move(data), what, file, line, pc);
+}
+
+void begin_block_mbarriers(Worker& worker) {
+  worker.mbarriers.clear();
+  worker.block_bulk_copies = 0;
+  for (auto& thread : worker.threads) thread->waiting_mbarrier = nullptr;
+}
+
+void finish_block_mbarriers(Worker& worker) {
+  std::uint64_t never_landed = 0;
+  for (const BlockMbarrier& barrier : worker.mbarriers) never_landed += barrier.copies.size();
+  if (never_landed > 0) {
+    worker.stats.copies_never_waited += never_landed;
+    worker.stats.warnings["bulk or tensor copies never landed (no thread waited for their barrier's phase before "
+                          "the block ended: is a wait missing?)"] += never_landed;
+  }
+  worker.mbarriers.clear();
+}
+
+std::string describe_stuck_mbarriers(const Worker& worker, unsigned threads) {
+  std::vector<unsigned> blocked;
+  for (unsigned i = 0; i < threads; ++i) {
+    if (worker.threads[i]->status == ThreadStatus::at_mbarrier) blocked.push_back(i);
+  }
+  if (blocked.empty()) return {};
+  const ThreadState& first = *worker.threads[blocked.front()];
+  const BlockMbarrier* barrier = nullptr;
+  for (const BlockMbarrier& candidate : worker.mbarriers) {
+    if (candidate.address == first.waiting_mbarrier) barrier = &candidate;
+  }
+  std::vector<unsigned> on_it, elsewhere;
+  for (unsigned i : blocked) {
+    (worker.threads[i]->waiting_mbarrier == first.waiting_mbarrier ? on_it : elsewhere).push_back(i);
+  }
+  const std::string name = barrier_name(worker, first.waiting_mbarrier);
+  std::string text = "a barrier phase that can never complete: threads " + index_runs(on_it) + " (of " +
+                     std::to_string(threads) + ") wait in " + first.pipeline_call + " at " + first.pipeline_file +
+                     ":" + std::to_string(first.pipeline_line) + " on the barrier " + name;
+  if (barrier == nullptr) return text + ".";
+  text += " (initialised at " + std::string(barrier->init_file) + ":" + std::to_string(barrier->init_line) + " with " +
+          std::to_string(barrier->expected) + (barrier->expected == 1 ? " arrival" : " arrivals") +
+          " a phase), for its phase " + std::to_string(barrier->phase) + ", which";
+  if (barrier->pending > 0) {
+    text += " still lacks " + std::to_string(barrier->pending) + " of its " + std::to_string(barrier->expected) +
+            " arrivals (the threads that should arrive ended, or wait elsewhere: is an arrive missing, or does "
+            "the producer's arrival come after its own wait?)";
+    if (barrier->expected_bytes != barrier->brought_bytes) text += " and";
+  }
+  if (barrier->expected_bytes != barrier->brought_bytes) {
+    text += " expects " + bytes_text(barrier->expected_bytes) + " while the copies of this phase bring " +
+            bytes_text(barrier->brought_bytes) + ": " +
+            (barrier->expected_bytes > barrier->brought_bytes
+                 ? "the byte count given to barrier_arrive_tx is more than the copies bring (is a copy missing, "
+                   "or is it the size of a whole tile where the last tile is partial?)"
+                 : "the copies bring more than the byte count given to barrier_arrive_tx (a tensor copy brings its "
+                   "whole box, the part outside the tensor as zeros)");
+  }
+  if (!elsewhere.empty()) text += "; threads " + index_runs(elsewhere) + " wait on another barrier";
+  text += ". On a GPU the block would hang.";
+  return text;
+}
+
+}  // namespace wb::sim

@@ -1,0 +1,199 @@
+// Chapter 7, Hopper: chapter 1's copy and chapter 3's transpose again, each tile brought
+// into shared memory by one thread's single instruction that completes on a barrier.
+//
+// Step 3 streams an array through a bulk copy a tile (cp.async.bulk). One thread, the
+// producer, issues the copy of a whole tile and arrives on the stage's cuda::barrier with
+// the bytes the copy brings (barrier_arrive_tx: mbarrier.arrive.expect_tx). The barrier's
+// phase completes when that arrival is in and the copy's bytes have landed; every thread
+// waits for the phase (wait_parity: mbarrier.try_wait.parity) and then reads the tile.
+// A stage's k-th use is its barrier's phase k, so its wait is for the parity k % 2.
+//
+// Step 4 is chapter 3's transpose with the TMA: a tensor map made on the host describes
+// the input array and the box a copy takes; one tensor copy (cp.async.bulk.tensor.2d)
+// brings a whole 32 x 64 box, zeros where it lies outside the array, laid out in shared
+// memory with the map's 128-byte swizzle instead of a padding: the TMA writes a box
+// densely, and the swizzle is what keeps the transposed reads free of bank conflicts.
+//
+// This file is compiled for sm_90 only (the bulk copies and the tensor copies are
+// Hopper's); the host functions refuse an older GPU. Naming: gmem_ global memory, smem_
+// shared memory; shapes in the comments.
+#include <cuda/barrier>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "library.hpp"
+#include "wb/tensor_map.hpp"
+#include "wb/wb.cuh"
+
+namespace ch07 {
+namespace {
+
+using Barrier = cuda::barrier<cuda::thread_scope_block>;
+namespace cde = cuda::device::experimental;
+
+static_assert(kBulkTile % 4 == 0 && kBulkTile % kThreads == 0, "a tile is whole 16-byte units, whole passes");
+static_assert(kBoxRows * sizeof(float) == 128, "a column of the box is the 128-byte swizzle's span");
+static_assert(kBoxRows * kBoxCols % kThreads == 0, "the threads cover the box in whole passes");
+
+WB_HOST_DEVICE int tiles_of(int n, int tile) { return (n + tile - 1) / tile; }
+
+void require_hopper(const char* function) {
+  std::string reason;
+  if (!wb::hopper_available(&reason)) throw std::runtime_error(std::string(function) + ": " + reason);
+}
+
+// The barriers exist for the copy engine once initialised: one thread initialises each
+// (init) and makes that visible to the asynchronous proxy, which the copies complete on
+// (fence.proxy.async); the block's barrier then orders it before every other use.
+__device__ inline void init_barriers(Barrier* barriers, int count) {
+  if (threadIdx.x == 0) {
+    for (int b = 0; b < count; ++b) init(&barriers[b], 1);  // one arrival a phase: the producer's
+    cde::fence_proxy_async_shared_cta();
+  }
+  __syncthreads();
+}
+
+//! [load tile bulk]
+// The producer's half of a stage (thread 0 only): the tile's one bulk copy into smem_tile,
+// and its arrival on the stage's barrier with the bytes that the copy brings. The last
+// tile of the array may be partial; the bytes are its own.
+__device__ inline void load_tile_bulk(float* smem_tile, const float* gmem_in, int n, int tile, Barrier& full) {
+  const int first = tile * kBulkTile;
+  const int bytes = static_cast<int>(sizeof(float)) * (n - first < kBulkTile ? n - first : kBulkTile);
+  //! [step 3a hole]
+  cuda::device::memcpy_async_tx(smem_tile, gmem_in + first, cuda::aligned_size_t<16>(bytes), full);
+  (void)cuda::device::barrier_arrive_tx(full, 1, bytes);
+  //! [step 3a hole]
+}
+//! [load tile bulk]
+
+// Every thread: the tile's floats, a 16-byte vector a thread at a time, to global memory.
+__device__ inline void store_tile(const float* smem_tile, float* gmem_out, int n, int tile) {
+  const int first = tile * kBulkTile;
+  const int vectors = (n - first < kBulkTile ? n - first : kBulkTile) / 4;
+  const auto* smem_vectors = reinterpret_cast<const float4*>(smem_tile);
+  auto* gmem_vectors = reinterpret_cast<float4*>(gmem_out + first);
+  for (int v = threadIdx.x; v < vectors; v += kThreads) gmem_vectors[v] = smem_vectors[v];
+}
+
+//! [step 3 kernel]
+// Block b copies the tiles b, b + gridDim.x, ...; its i-th tile goes to stage i % 2.
+__global__ void copy_bulk_kernel(const float* gmem_in, float* gmem_out, int n) {
+  __shared__ __align__(128) float smem_tile[kStages][kBulkTile];  // 2 x (4096), 16 KiB each
+  WB_SHARED_LIBRARY_STATE
+  __shared__ Barrier full[kStages];  // full[s]: the tile of stage s has landed
+
+  init_barriers(full, kStages);
+  const int tiles = tiles_of(n, kBulkTile);
+  // The first tile of each stage in flight before any wait.
+  if (threadIdx.x == 0) {
+    for (int stage = 0; stage < kStages; ++stage) {
+      const int tile = blockIdx.x + stage * gridDim.x;
+      if (tile < tiles) load_tile_bulk(smem_tile[stage], gmem_in, n, tile, full[stage]);
+    }
+  }
+  int i = 0;
+  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, ++i) {
+    const int stage = i % kStages;
+    //! [step 3b hole]
+    full[stage].wait_parity((i / kStages) % 2);  // this stage's use i / 2: its barrier's phase i / 2
+    //! [step 3b hole]
+    store_tile(smem_tile[stage], gmem_out, n, tile);
+    __syncthreads();  // every thread is done reading the stage: it may be refilled
+    const int next_tile = tile + kStages * gridDim.x;
+    if (threadIdx.x == 0 && next_tile < tiles) load_tile_bulk(smem_tile[stage], gmem_in, n, next_tile, full[stage]);
+  }
+}
+//! [step 3 kernel]
+
+//! [swizzled word]
+// The word of smem_box that holds element (row, col) of the box. The TMA writes the box
+// column after column (the input's contiguous dimension first), 32 floats, 128 bytes, a
+// column; the 128-byte swizzle then moves the 16-byte chunk row / 4 of column col to chunk
+// (row / 4) ^ (col % 8), so that 8 neighbouring columns put one chunk in 8 different places.
+__device__ inline int swizzled_word(int row, int col) {
+  int chunk = row / 4;  // the chunk of the column that holds the row, before the swizzle
+  //! [step 4b hole]
+  chunk ^= col % 8;
+  //! [step 4b hole]
+  return col * kBoxRows + chunk * 4 + row % 4;
+}
+//! [swizzled word]
+
+//! [step 4 kernel]
+// Block (x, y) transposes the box whose first element is in(32 x, 64 y). A warp stores 8
+// neighbouring columns of 4 neighbouring rows at a time: its 8 columns have 8 different
+// swizzles and its 4 rows are the 4 words of a chunk, so its 32 reads hit 32 banks, and its
+// writes are 4 runs of 8 consecutive outputs, 32-byte sectors.
+__global__ void transpose_tma_kernel(const __grid_constant__ CUtensorMap tensor_map, float* gmem_out, int rows,
+                                     int cols) {
+  __shared__ __align__(1024) float smem_box[kBoxCols * kBoxRows];  // 64 columns of (32), swizzled
+  WB_SHARED_LIBRARY_STATE
+  __shared__ Barrier full;  // the box has landed
+
+  init_barriers(&full, 1);
+  const int box_row = blockIdx.x * kBoxRows;
+  const int box_col = blockIdx.y * kBoxCols;
+  //! [step 4c hole]
+  if (threadIdx.x == 0) {
+    cde::cp_async_bulk_tensor_2d_global_to_shared(smem_box, &tensor_map, box_row, box_col, full);
+    (void)cuda::device::barrier_arrive_tx(full, 1, sizeof(smem_box));  // the whole box, even outside the array
+  }
+  full.wait_parity(0);
+  //! [step 4c hole]
+  const int lane = threadIdx.x % 32;
+  const int row = 4 * (threadIdx.x / 32) + lane / 8;  // warp w: rows 4w to 4w + 3
+  WB_UNROLL
+  for (int col = lane % 8; col < kBoxCols; col += 8) {
+    if (box_row + row < rows && box_col + col < cols) {
+      gmem_out[(box_col + col) + static_cast<long long>(box_row + row) * cols] = smem_box[swizzled_word(row, col)];
+    }
+  }
+}
+//! [step 4 kernel]
+
+}  // namespace
+
+void copy_bulk(const float* gmem_in, float* gmem_out, int n) {
+  if (n <= 0 || n % 4 != 0) {
+    throw std::invalid_argument("copy_bulk: n must be a positive multiple of 4 (" + std::to_string(n) + ")");
+  }
+  require_hopper("copy_bulk");
+  // As many blocks as the GPU runs at once, each walking many tiles, never more than tiles.
+  const int resident = wb::resident_blocks(copy_bulk_kernel, dim3(kThreads), 0);
+  const dim3 grid(static_cast<unsigned>(std::min(tiles_of(n, kBulkTile), resident)));
+  wb::launch(copy_bulk_kernel, grid, dim3(kThreads), 0, gmem_in, gmem_out, n);
+}
+
+void transpose_tma(const float* gmem_in, float* gmem_out, int rows, int cols) {
+  if (rows <= 0 || cols <= 0 || rows % 4 != 0) {
+    throw std::invalid_argument("transpose_tma: rows must be a positive multiple of 4 and cols positive (" +
+                                std::to_string(rows) + "x" + std::to_string(cols) + ")");
+  }
+  require_hopper("transpose_tma");
+  //! [tensor map]
+  CUtensorMap tensor_map;
+  cuuint64_t global_dims[2] = {};     // elements, innermost dimension first
+  cuuint64_t global_strides[1] = {};  // bytes from one index of dimension 1 to the next
+  cuuint32_t box_dims[2] = {};        // elements, innermost first
+  //! [step 4a hole]
+  global_dims[0] = static_cast<cuuint64_t>(rows);
+  global_dims[1] = static_cast<cuuint64_t>(cols);
+  global_strides[0] = sizeof(float) * static_cast<cuuint64_t>(rows);
+  box_dims[0] = kBoxRows;
+  box_dims[1] = kBoxCols;
+  //! [step 4a hole]
+  const cuuint32_t element_strides[2] = {1, 1};
+  wb::encode_tensor_map_tiled(&tensor_map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(gmem_in),
+                              global_dims, global_strides, box_dims, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                              CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  //! [tensor map]
+  const dim3 grid(static_cast<unsigned>(tiles_of(rows, kBoxRows)), static_cast<unsigned>(tiles_of(cols, kBoxCols)));
+  wb::launch(transpose_tma_kernel, grid, dim3(kThreads), 0, tensor_map, gmem_out, rows, cols);
+}
+
+}  // namespace ch07
