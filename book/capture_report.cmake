@@ -1,7 +1,8 @@
 # Sample output for the book, from the tools themselves: runs a grader's report (or the
-# check script around it) and writes what it printed to OUTPUT, which a page pulls in
-# with \verbinclude. The book is rebuilt from it every time, so a sample can never
-# drift from what the tools print today.
+# check script around it) and writes what it printed to OUTPUT as a block of unparsed
+# code, which a page pulls in with \includedoc (a block of lines, unlike \verbinclude's
+# one <pre>, lets a wrapped line hang under its start). The book is rebuilt from it every
+# time, so a sample can never drift from what the tools print today.
 #
 #   cmake -DOUTPUT=<file> -DGRADER=<exe> [-DCHECK_SCRIPT=<check_chapter.sh> -DTITLE=<title>]
 #         [-DBUILD_DIR=<dir>] [-DSOURCE_DIR=<dir>] [-DSHOWN_AS=<path>/]
@@ -72,7 +73,8 @@ if(DEFINED SOURCE_DIR)
   string(REPLACE "${SOURCE_DIR}/" "" report "${report}")
 endif()
 
-file(WRITE "${OUTPUT}.new" "${note}${report}")
+string(STRIP "${report}" report)
+file(WRITE "${OUTPUT}.new" "\\code{.unparsed}\n${note}${report}\n\\endcode\n")
 # Rewritten only when it changed, so that an unchanged sample does not look new.
 configure_file("${OUTPUT}.new" "${OUTPUT}" COPYONLY)
 file(REMOVE "${OUTPUT}.new")

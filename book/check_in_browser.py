@@ -289,7 +289,7 @@ def main():
 
     chromium = find_chromium()
     if chromium is None:
-        print("skipped: no Chromium to open the book in: sudo apt-get install chromium")
+        print("skipped: sudo apt-get install chromium")
         return SKIP
     root = os.path.realpath(options.html)
     if not os.path.isfile(os.path.join(root, "index.html")):

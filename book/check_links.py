@@ -15,7 +15,7 @@ Fails (exit 1), listing every problem, when:
     several paragraphs into one per paragraph, each folded under "Details" (a page
     folds those with \\htmlonly[block]<details>...\\endhtmlonly instead);
   - a sample report that the build captured (--samples) shows on no page: a page that
-    pulls one in with \\verbinclude must show its text.
+    pulls one in with \\includedoc must show its text.
 Standard library only: CI installs python3 and nothing else for it.
 """
 
@@ -41,9 +41,19 @@ class PageParser(html.parser.HTMLParser):
         self.text = []
         self.details = 0
         self.summaries = 0
+        self.rows = set()
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
+        # A member's row in a file's summary (class "memitem:<anchor>"): Doxygen's
+        # sidebar links a file's members to their rows, though it gives the row an
+        # anchor only when the member has no detailed description of its own (that one
+        # is on the namespace's page), and links an enum's values to anchors made of the
+        # enum's and the value's ("a" and 32 hex digits each). Such a link still opens
+        # the page that lists the member.
+        for token in (attributes.get("class") or "").split():
+            if token.startswith("memitem:"):
+                self.rows.add(token[len("memitem:"):])
         self.details += tag == "details"
         self.summaries += tag == "summary"
         for name in ("id", "name"):
@@ -136,6 +146,25 @@ def main():
                 problems.append(f"{shown}:{line}: <{tag}> points at #{url.fragment}, which "
                                 f"{os.path.relpath(target, root)} does not define")
 
+    # The sidebar's entries resolve too: Doxygen writes them into navtreedata.js and one
+    # script per page with children. (navtreeindex*.js only maps the pages' own anchors
+    # back to the tree, for its highlight, and names some that no page defines: a link
+    # to them opens the right page at its top.)
+    for name in sorted(os.listdir(root)):
+        if not name.endswith(".js") or name.startswith("navtreeindex"):
+            continue
+        with open(os.path.join(root, name), encoding="utf-8") as script:
+            entries = set(re.findall(r'"([\w.-]+\.html)(?:#([\w-]+))?"', script.read()))
+        for page, anchor in sorted(entries):
+            target = os.path.join(root, page)
+            checked += 1
+            if target not in parsed:
+                problems.append(f"{name}: the sidebar points at {page}, which is not there")
+            elif (anchor and anchor not in parsed[target].anchors
+                  and anchor not in parsed[target].rows and anchor[:33] not in parsed[target].rows):
+                problems.append(f"{name}: the sidebar points at {page}#{anchor}, which that page "
+                                "does not define")
+
     # Each chapter page shows its figures, and each figure was drawn.
     chapter_pages = {}
     for path in parsed:
@@ -169,7 +198,8 @@ def main():
     texts = ["".join(parser.text) for parser in parsed.values()]
     for sample in options.samples:
         with open(sample, encoding="utf-8") as captured:
-            lines = [line.rstrip() for line in captured if line.strip()]
+            lines = [line.rstrip() for line in captured
+                     if line.strip() and not line.startswith(("\\code", "\\endcode"))]
         if not lines:
             problems.append(f"sample {os.path.basename(sample)}: empty")
         elif not any("\n".join(lines) in "\n".join(l.rstrip() for l in text.splitlines() if l.strip())
