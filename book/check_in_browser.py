@@ -8,8 +8,8 @@ Fails (exit 1), naming the page and the problem, when a page:
   - logs an error to the console, throws, or fails to load a resource;
   - shows an image or figure that did not load (an <img> with naturalWidth 0, an SVG
     <object> with no SVG document in it);
-  - has a code block or sample wider than its box, whose line ends would hide behind
-    a scroll bar;
+  - has a code block, sample or table wider than its box, whose line ends would hide
+    behind a scroll bar;
 and when the front page's sidebar does not list every page of book/ (--pages).
 Folded parts (<details>) are opened before the checks, so that what they hide is
 checked too. It keeps screenshots of the front page and of chapter 1's page, as they
@@ -196,11 +196,17 @@ PROBLEMS = """
     else if (figure.getBoundingClientRect().width < 10)
       problems.push('a figure has no width: ' + figure.getAttribute('data'));
   }
-  for (const block of document.querySelectorAll('div.fragment, pre.fragment')) {
-    if (block.scrollWidth > block.clientWidth + 1) {
-      const text = (block.innerText || '').trim().split('\\n')[0].slice(0, 60);
-      problems.push('a code block is wider than its box (' + block.scrollWidth + ' > ' +
-                    block.clientWidth + ' px), so its line ends hide: "' + text + '"');
+  // Anything that scrolls sideways inside the page (a code block, a sample, a table's
+  // body) hides the ends of its lines: the reader must see them without scrolling.
+  for (const box of contents.querySelectorAll('*')) {
+    const overflow = getComputedStyle(box).overflowX;
+    if (!['auto', 'scroll', 'hidden'].includes(overflow) || box.clientWidth === 0) continue;
+    if (box.scrollWidth > box.clientWidth + 1) {
+      const inside = box.closest('table') ? 'a table' :
+                     box.closest('.fragment') ? 'a code block' : 'a <' + box.nodeName.toLowerCase() + '>';
+      const text = (box.innerText || '').trim().split('\\n')[0].slice(0, 60);
+      problems.push(inside + ' is wider than its box (' + box.scrollWidth + ' > ' +
+                    box.clientWidth + ' px), so its ends hide: "' + text + '"');
     }
   }
   return problems;
