@@ -1,4 +1,5 @@
-// Errors of the workbook runtime, the same type on both backends.
+/// \file
+/// Errors of the workbook runtime, the same type on both backends.
 #pragma once
 
 #include <stdexcept>
@@ -6,34 +7,36 @@
 
 namespace wb {
 
-// What went wrong, for the graders, which turn it into the hint of the step at hand
-// ("an index outside the tile" in a step without partial tiles, "a missing bounds
-// check" in one with them). The simulator sets it; on the GPU, a misaligned address is
-// `misaligned` and every other error `other`.
+/// What went wrong, for the graders, which turn it into the hint of the step at hand
+/// ("an index outside the tile" in a step without partial tiles, "a missing bounds
+/// check" in one with them). The simulator sets it; on the GPU, a misaligned address is
+/// `misaligned` and every other error `other`.
 enum class ErrorKind {
-  other,
-  barrier,                 // threads at different __syncthreads()
-  assertion,               // assert() in a kernel
-  misaligned,              // a cp.async address not aligned to the copy size
-  source_out_of_bounds,    // a cp.async source past the end of a device allocation
-  source_not_device,       // a cp.async source that is not device memory at all
-  destination_not_shared,  // a cp.async destination outside the block's shared memory
-  too_many_copies,         // copies issued and never waited for, without end
-  shared_out_of_bounds,    // an access past the end of the dynamic shared memory
-  global_out_of_bounds,    // an access past the end of a device allocation
-  shared_race,             // two threads touch a shared word, one writing, no barrier between
-  warp_sync,               // lanes named in a __syncwarp or shuffle mask never arrive
-  pipeline,                // a cuda::pipeline's calls out of order, or a stage never released
-  mbarrier,                // an mbarrier's phase that can never complete, or arrivals beyond its count
-  tensor_map,              // a bulk or tensor copy, or a tensor map, that breaks the TMA's rules
+  other,                   ///< anything else, and every GPU error but a misaligned address
+  barrier,                 ///< threads at different __syncthreads()
+  assertion,               ///< assert() in a kernel
+  misaligned,              ///< a cp.async address not aligned to the copy size
+  source_out_of_bounds,    ///< a cp.async source past the end of a device allocation
+  source_not_device,       ///< a cp.async source that is not device memory at all
+  destination_not_shared,  ///< a cp.async destination outside the block's shared memory
+  too_many_copies,         ///< copies issued and never waited for, without end
+  shared_out_of_bounds,    ///< an access past the end of the dynamic shared memory
+  global_out_of_bounds,    ///< an access past the end of a device allocation
+  shared_race,             ///< two threads touch a shared word, one writing, no barrier between
+  warp_sync,               ///< lanes named in a __syncwarp or shuffle mask never arrive
+  pipeline,                ///< a cuda::pipeline's calls out of order, or a stage never released
+  mbarrier,                ///< an mbarrier's phase that can never complete, or arrivals beyond its count
+  tensor_map,              ///< a bulk or tensor copy, or a tensor map, that breaks the TMA's rules
 };
 
-// A CUDA call that failed, a bad launch configuration, or (in the simulator) a kernel
-// that did something wrong. The message names the call or the kernel's source line.
+/// A CUDA call that failed, a bad launch configuration, or (in the simulator) a kernel
+/// that did something wrong. The message names the call or the kernel's source line.
 class Error : public std::runtime_error {
  public:
+  /// An error with its message and, where known, its kind.
   explicit Error(const std::string& what, ErrorKind kind = ErrorKind::other)
       : std::runtime_error(what), kind_(kind) {}
+  /// What went wrong, as a kind the graders can act on.
   ErrorKind kind() const { return kind_; }
 
  private:
@@ -50,8 +53,8 @@ namespace wb::detail {
                                    int line);
 }  // namespace wb::detail
 
-// Checks a CUDA runtime call; on failure throws wb::Error naming the call, its source
-// location and CUDA's own description.
+/// Checks a CUDA runtime call; on failure throws wb::Error naming the call, its source
+/// location and CUDA's own description.
 #define WB_CUDA_CHECK(call)                                                      \
   do {                                                                           \
     const cudaError_t wb_status_ = (call);                                       \

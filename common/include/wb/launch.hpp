@@ -1,15 +1,16 @@
-// wb::launch: the one way host code starts a kernel, on both backends.
-//
-//   wb::launch(copy_kernel, grid, block, shared_bytes, in.data(), out.data(), n);
-//
-// is `copy_kernel<<<grid, block, shared_bytes>>>(in.data(), out.data(), n)` on the GPU
-// (g++ cannot parse the triple chevrons, so no file of ours writes them), followed by a
-// check of the launch error. Launches are asynchronous on the GPU: errors of the
-// running kernel surface at the next synchronization (wb::synchronize, a download).
-// In the simulator the launch runs to completion and a kernel error throws here.
-// A launch asking for more than 48 KB of dynamic shared memory raises the kernel's
-// limit first, as the GPU requires. wb::resident_blocks(kernel, block, shared_bytes)
-// says how many blocks of a kernel the device runs at once.
+/// \file
+/// wb::launch: the one way host code starts a kernel, on both backends.
+///
+///     wb::launch(copy_kernel, grid, block, shared_bytes, in.data(), out.data(), n);
+///
+/// is `copy_kernel<<<grid, block, shared_bytes>>>(in.data(), out.data(), n)` on the GPU
+/// (g++ cannot parse the triple chevrons, so no file of ours writes them), followed by a
+/// check of the launch error. Launches are asynchronous on the GPU: errors of the
+/// running kernel surface at the next synchronization (wb::synchronize, a download).
+/// In the simulator the launch runs to completion and a kernel error throws here.
+/// A launch asking for more than 48 KB of dynamic shared memory raises the kernel's
+/// limit first, as the GPU requires. wb::resident_blocks(kernel, block, shared_bytes)
+/// says how many blocks of a kernel the device runs at once.
 #pragma once
 
 #include <cstddef>
@@ -69,9 +70,10 @@ void raise_shared_limit(const void* kernel, std::size_t shared_bytes);
 int resident_blocks(const void* kernel, int block_threads, std::size_t shared_bytes);
 }  // namespace detail
 
-// How many blocks of `kernel` the whole GPU runs at once (blocks an SM holds, from the
-// kernel's registers and shared memory, times the SMs): the grid of a kernel whose
-// blocks each walk many tiles, which then fills every SM in one wave.
+/// How many blocks of `kernel` the whole GPU runs at once (blocks an SM holds, from the
+/// kernel's registers and shared memory, times the SMs): the grid of a kernel whose
+/// blocks each walk many tiles, which then fills every SM in one wave. The simulator
+/// answers 2, as a small GPU would, so that every block still walks several tiles.
 template <class... Params>
 int resident_blocks(void (*kernel)(Params...), dim3 block, std::size_t shared_bytes) {
   return detail::resident_blocks(reinterpret_cast<const void*>(kernel),
@@ -79,6 +81,10 @@ int resident_blocks(void (*kernel)(Params...), dim3 block, std::size_t shared_by
 }
 
 #if defined(__CUDACC__)
+/// Runs `kernel` on a grid of `grid` blocks of `block` threads with `shared_bytes` of
+/// dynamic shared memory, and checks the launch: `kernel<<<grid, block,
+/// shared_bytes>>>(args...)` on the GPU, a run to completion in the simulator. Throws
+/// wb::Error for a configuration no GPU can run, or (in the simulator) a kernel error.
 template <class... Params, class... Args>
 void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared_bytes,
             Args&&... args) {
@@ -93,7 +99,8 @@ void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared
 }
 #endif
 
-// Waits for the GPU and raises the error of any kernel that failed meanwhile.
+/// Waits for the GPU and raises the error of any kernel that failed meanwhile (nothing
+/// to wait for in the simulator, whose launches run to completion).
 void synchronize();
 
 #endif

@@ -1,54 +1,58 @@
-// How a GPU serves one warp-wide memory request: shared-memory wavefronts (bank
-// conflicts) and global-memory 32-byte sectors (coalescing).
-//
-// One place for the rules, used by the simulator, which counts them for every warp
-// request of a kernel, and by the book's figures and the graders' messages, which
-// draw the bank map of a shared layout under a thread layout.
-//
-// Shared memory has 32 banks of 4 bytes: word w (byte address / 4) lives in bank
-// w % 32. A request is served in phases: all 32 lanes at once for accesses of 4 bytes
-// or less, half-warps (lanes 0-15, 16-31) for 8-byte accesses, quarter-warps for
-// 16-byte ones. In a phase, each bank delivers one word per wavefront; lanes that read
-// the same word share it (a broadcast costs nothing), lanes that touch different words
-// of one bank take a wavefront each. So a phase costs the largest number of distinct
-// words any bank holds, and a request the sum over its phases with an active lane:
-//   4-byte, 32 lanes on consecutive words          1 wavefront
-//   4-byte, lanes 128 words apart (a 128-row tile)  32 (a 32-way conflict)
-//   8-byte, consecutive                             2 (one a half-warp: no conflict)
-//   16-byte, consecutive                            4 (one a quarter-warp)
-//
-// Global memory moves 32-byte sectors: a request costs the number of distinct sectors
-// its active lanes touch. 32 lanes reading consecutive floats from an aligned address
-// touch 4 sectors (128 bytes); lanes 512 bytes apart touch 32.
-//
-// Host-only C++, no CUDA needed.
+/// \file
+/// How a GPU serves one warp-wide memory request: shared-memory wavefronts (bank
+/// conflicts) and global-memory 32-byte sectors (coalescing).
+///
+/// One place for the rules, used by the simulator, which counts them for every warp
+/// request of a kernel, and by the book's figures and the graders' messages, which
+/// draw the bank map of a shared layout under a thread layout.
+///
+/// Shared memory has 32 banks of 4 bytes: word w (byte address / 4) lives in bank
+/// w % 32. A request is served in phases: all 32 lanes at once for accesses of 4 bytes
+/// or less, half-warps (lanes 0-15, 16-31) for 8-byte accesses, quarter-warps for
+/// 16-byte ones. In a phase, each bank delivers one word per wavefront; lanes that read
+/// the same word share it (a broadcast costs nothing), lanes that touch different words
+/// of one bank take a wavefront each. So a phase costs the largest number of distinct
+/// words any bank holds, and a request the sum over its phases with an active lane:
+///
+///     4-byte, 32 lanes on consecutive words          1 wavefront
+///     4-byte, lanes 128 words apart (a 128-row tile)  32 (a 32-way conflict)
+///     8-byte, consecutive                             2 (one a half-warp: no conflict)
+///     16-byte, consecutive                            4 (one a quarter-warp)
+///
+/// Global memory moves 32-byte sectors: a request costs the number of distinct sectors
+/// its active lanes touch. 32 lanes reading consecutive floats from an aligned address
+/// touch 4 sectors (128 bytes); lanes 512 bytes apart touch 32.
+///
+/// Host-only C++, no CUDA needed.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 
+/// The rules of a warp's memory request: wavefronts and sectors (memory_transactions.hpp).
 namespace wb::transactions {
 
-inline constexpr int kWarpSize = 32;
-inline constexpr int kBanks = 32;
-inline constexpr int kBankBytes = 4;
-inline constexpr int kSectorBytes = 32;
+inline constexpr int kWarpSize = 32;      ///< lanes in a warp
+inline constexpr int kBanks = 32;         ///< shared-memory banks
+inline constexpr int kBankBytes = 4;      ///< the width of a bank
+inline constexpr int kSectorBytes = 32;   ///< the unit global memory moves
 
-// One lane's part of a warp request: where, how wide, and whether the lane takes part.
+/// One lane's part of a warp request: where, how wide, and whether the lane takes part.
 struct LaneAccess {
-  std::uintptr_t address = 0;
-  unsigned bytes = 0;
-  bool active = false;
+  std::uintptr_t address = 0;  ///< the byte address
+  unsigned bytes = 0;          ///< how many bytes it accesses
+  bool active = false;         ///< whether the lane takes part in the request
 };
+/// A warp's request: one access per lane.
 using WarpRequest = std::array<LaneAccess, kWarpSize>;
 
-// Lanes per phase of a shared-memory request whose lanes access `bytes` each.
+/// Lanes per phase of a shared-memory request whose lanes access `bytes` each.
 constexpr int lanes_per_phase(unsigned bytes) {
   return bytes <= 4 ? 32 : bytes <= 8 ? 16 : 8;
 }
 
-// The bank of a byte address.
+/// The bank of a byte address.
 constexpr int bank_of(std::uintptr_t address) {
   return static_cast<int>(address / kBankBytes % kBanks);
 }
@@ -110,7 +114,7 @@ inline int phase_wavefronts(const WarpRequest& request, int begin, int end) {
 
 }  // namespace detail
 
-// The width of a request: that of its widest active lane (0 if none is active).
+/// The width of a request: that of its widest active lane (0 if none is active).
 inline unsigned request_width(const WarpRequest& request) {
   unsigned width = 0;
   for (const LaneAccess& lane : request) {
@@ -119,13 +123,14 @@ inline unsigned request_width(const WarpRequest& request) {
   return width;
 }
 
+/// How many lanes take part in the request.
 inline int active_lanes(const WarpRequest& request) {
   int active = 0;
   for (const LaneAccess& lane : request) active += lane.active ? 1 : 0;
   return active;
 }
 
-// Wavefronts of one shared-memory request (0 if no lane is active).
+/// Wavefronts of one shared-memory request (0 if no lane is active).
 inline int shared_wavefronts(const WarpRequest& request) {
   const unsigned width = request_width(request);
   if (width == 0) return 0;
@@ -137,11 +142,11 @@ inline int shared_wavefronts(const WarpRequest& request) {
   return wavefronts;
 }
 
-// The fewest wavefronts a full-warp request of this width can take: 1 for 4 bytes or
-// less, 2 for 8, 4 for 16 (one per phase).
+/// The fewest wavefronts a full-warp request of this width can take: 1 for 4 bytes or
+/// less, 2 for 8, 4 for 16 (one per phase).
 constexpr int ideal_wavefronts(unsigned bytes) { return kWarpSize / lanes_per_phase(bytes); }
 
-// The fewest wavefronts this request can take: one for each phase with an active lane.
+/// The fewest wavefronts this request can take: one for each phase with an active lane.
 inline int ideal_wavefronts(const WarpRequest& request) {
   const unsigned width = request_width(request);
   if (width == 0) return 0;
@@ -158,7 +163,7 @@ inline int ideal_wavefronts(const WarpRequest& request) {
   return phases;
 }
 
-// 32-byte sectors of one global-memory request (0 if no lane is active).
+/// 32-byte sectors of one global-memory request (0 if no lane is active).
 inline int global_sectors(const WarpRequest& request) {
   // At most 32 lanes x 2 sectors (an access of up to 16 bytes spans at most 2).
   std::array<std::uintptr_t, 2 * kWarpSize> sectors;
@@ -178,7 +183,7 @@ inline int global_sectors(const WarpRequest& request) {
   return count;
 }
 
-// The fewest sectors a request of `active_lanes` lanes of `bytes` each can touch.
+/// The fewest sectors a request of `active_lanes` lanes of `bytes` each can touch.
 constexpr int ideal_sectors(int active_lanes, unsigned bytes) {
   return static_cast<int>((active_lanes * bytes + kSectorBytes - 1) / kSectorBytes);
 }

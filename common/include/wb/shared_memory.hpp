@@ -1,9 +1,10 @@
-// Dynamic shared memory: the size is given at launch (wb::launch's shared_bytes).
-//
-//   WB_DYNAMIC_SHARED(float, smem_buffer);   // float* smem_buffer, 16-byte aligned
-//
-// On the GPU this is `extern __shared__` storage; in the simulator (where an
-// `extern __shared__` array cannot link) it is the running block's buffer.
+/// \file
+/// Dynamic shared memory: the size is given at launch (wb::launch's shared_bytes).
+///
+///     WB_DYNAMIC_SHARED(float, smem_buffer);   // float* smem_buffer, 16-byte aligned
+///
+/// On the GPU this is `extern __shared__` storage; in the simulator (where an
+/// `extern __shared__` array cannot link) it is the running block's buffer.
 #pragma once
 
 #include "wb/backend.hpp"
@@ -12,6 +13,8 @@
 #define WB_DYNAMIC_SHARED(type, name) \
   type* const name = static_cast<type*>(::wb::sim::dynamic_shared_memory())
 #else
+/// Declares `type* const name`, the block's dynamic shared memory (16-byte aligned), in
+/// a kernel: the one way to reach it on both backends.
 #define WB_DYNAMIC_SHARED(type, name)                              \
   extern __shared__ __align__(16) unsigned char wb_dynamic_smem_[]; \
   type* const name = reinterpret_cast<type*>(wb_dynamic_smem_)

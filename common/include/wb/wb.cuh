@@ -1,11 +1,12 @@
-// The workbook runtime: the one header a kernel file includes, on both backends.
-//
-//   wb/launch.hpp         wb::launch(kernel, grid, block, shared_bytes, args...)
-//   wb/buffer.hpp         wb::DeviceBuffer<T>: upload, download, poison
-//   wb/async_copy.hpp     wb::cp_async_ca<N>, cp_async_cg, cp_async_commit, cp_async_wait<N>
-//   wb/layout.hpp         wb::Layout, col_major, row_major, wb::Int<N>
-//   wb/shared_memory.hpp  WB_DYNAMIC_SHARED(type, name)
-//   wb/timer.hpp          wb::median_milliseconds, wb::gpu_available
+/// \file
+/// The workbook runtime: the one header a kernel file includes, on both backends.
+///
+///     wb/launch.hpp         wb::launch(kernel, grid, block, shared_bytes, args...)
+///     wb/buffer.hpp         wb::DeviceBuffer<T>: upload, download, poison
+///     wb/async_copy.hpp     wb::cp_async_ca<N>, cp_async_cg, cp_async_commit, cp_async_wait<N>
+///     wb/layout.hpp         wb::Layout, col_major, row_major, wb::Int<N>
+///     wb/shared_memory.hpp  WB_DYNAMIC_SHARED(type, name)
+///     wb/timer.hpp          wb::median_milliseconds, wb::gpu_available
 #pragma once
 
 #include <string>
