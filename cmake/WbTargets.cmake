@@ -9,9 +9,12 @@ function(wb_target_defaults target backend)
     list(APPEND host_warnings -Werror)
   endif()
   list(JOIN host_warnings "," host_warnings_joined)
+  # -lineinfo: compute-sanitizer and Nsight Compute name the kernel's source lines
+  # (sanitize-chapterN, profile-chapterN); it changes no code.
   target_compile_options(${target} PRIVATE
     $<$<COMPILE_LANGUAGE:CXX>:${host_warnings}>
-    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=${host_warnings_joined}>)
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=${host_warnings_joined}>
+    $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo>)
   if(backend STREQUAL "cuda")
     set_target_properties(${target} PROPERTIES CUDA_STANDARD 17 CUDA_STANDARD_REQUIRED ON)
   endif()
