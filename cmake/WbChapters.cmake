@@ -106,6 +106,21 @@ function(wb_wrong_kernel name)
     LABELS "selftest" ENVIRONMENT "${arg_ENVIRONMENT}")
 endfunction()
 
+# wb_gpu_program(<out-var> <target> <built>): the path of a GPU program for a tool's
+# command: $<TARGET_FILE> where it is built for the tools (a GPU answered at configure
+# time), else its path without the generator expression, which would make the tool's
+# target build it (nvcc's minutes, for a GPU that is not there); "" where the build has
+# no such target.
+function(wb_gpu_program out target built)
+  if(NOT TARGET ${target})
+    set(${out} "" PARENT_SCOPE)
+  elseif(built)
+    set(${out} "$<TARGET_FILE:${target}>" PARENT_SCOPE)
+  else()
+    set(${out} "${CMAKE_CURRENT_BINARY_DIR}/${target}${CMAKE_EXECUTABLE_SUFFIX}" PARENT_SCOPE)
+  endif()
+endfunction()
+
 # The learner's tools of a chapter, beside check-chapterN and bench-chapterN:
 #   reset-chapterN     the skeleton back, the learner's file saved first (reset_chapter.sh),
 #                      from the pristine copy the build keeps (chapterN_pristine, in ALL)
@@ -151,7 +166,7 @@ function(wb_chapter_learner_tools number folder kernels bench)
 
   # sanitize-chapterN: the GPU grader (its path even where it is not built, so that the
   # script can say why it cannot run).
-  wb_backend_files(cuda_grader cuda grade_chapter${number}_learner)
+  wb_gpu_program(cuda_grader grade_chapter${number}_learner_cuda ${gpu_programs})
   set(depends "")
   if(gpu_programs)
     list(APPEND depends grade_chapter${number}_learner_cuda)
@@ -168,7 +183,7 @@ function(wb_chapter_learner_tools number folder kernels bench)
   if(bench)
     set(run bench_chapter${number}_learner)
   endif()
-  wb_backend_files(cuda_run cuda ${run})
+  wb_gpu_program(cuda_run ${run}_cuda ${gpu_programs})
   wb_backend_files(sim_run sim ${run})
   set(depends "")
   if(TARGET ${run}_sim)
@@ -316,11 +331,6 @@ function(wb_add_chapter number folder)
     DEPENDS ${check_graders}
     USES_TERMINAL VERBATIM
     COMMENT "Grading chapters/${folder}")
-  set(has_bench OFF)
-  if(arg_BENCH)
-    set(has_bench ON)
-  endif()
-  wb_chapter_learner_tools(${number} ${folder} "${arg_KERNELS}" ${has_bench})
 
   if("sim" IN_LIST WB_BACKENDS)
     # The skeleton is its solution minus the holes (skipped once a learner has filled it).
@@ -367,4 +377,11 @@ function(wb_add_chapter number folder)
       DEPENDS ${bench_exes}
       USES_TERMINAL VERBATIM)
   endif()
+
+  # Last, once the graders and benches it runs exist.
+  set(has_bench OFF)
+  if(arg_BENCH)
+    set(has_bench ON)
+  endif()
+  wb_chapter_learner_tools(${number} ${folder} "${arg_KERNELS}" ${has_bench})
 endfunction()

@@ -137,7 +137,7 @@ END {
     k = order[o]
     print ""
     printf "%-48s %-24s %s\n", k, "GPU (ncu)", "simulator"
-    row("launches profiled", (k in glaunches) ? glaunches[k] : "-", (k in slaunches) ? slaunches[k] : "-")
+    row("launches", (k in glaunches) ? glaunches[k] : "-", (k in slaunches) ? slaunches[k] : "-")
     t = gmean(k, "gpu__time_duration.sum")
     row("time of a launch", t == "" ? "-" : sprintf("%.3f ms", t / 1e6), "")
     bw = gmean(k, "dram__bytes.sum.per_second"); pct = gmean(k, "dram__throughput.avg.pct_of_peak_sustained_elapsed")
