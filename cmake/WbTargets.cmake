@@ -4,6 +4,10 @@
 # Compile options every target of ours gets: the standard, warnings on host code.
 function(wb_target_defaults target backend)
   target_compile_features(${target} PUBLIC cxx_std_17)
+  # The standard spelled out on every command line, even where it is g++'s default, so
+  # that compile_commands.json means the same to clang (an editor's clangd), whose
+  # default is older.
+  set_target_properties(${target} PROPERTIES CXX_STANDARD 17 CXX_STANDARD_REQUIRED ON)
   set(host_warnings -Wall -Wextra)
   if(WB_WERROR)
     list(APPEND host_warnings -Werror)

@@ -10,6 +10,7 @@ for file in "$source_dir"/chapters/*/*.cu "$source_dir"/solutions/*/*.cu; do
   expect_line "$database" "\"file\" ?: \"$file\"" "an entry for ${file#"$source_dir"/}"
 done
 if [ "$sim_built" = ON ]; then
-  expect_line "$database" "-x c\\+\\+ $source_dir/chapters/01_copy/copy.cu" "a kernel file compiled as C++"
+  expect_line "$database" "-std=[a-z+]*17 .*-x c\\+\\+ $source_dir/chapters/01_copy/copy.cu" \
+    "a kernel file compiled as C++17, the standard spelled out for clang"
 fi
 finish
