@@ -19,6 +19,9 @@
 #                    simulator; a short report, exit code 0 only if every step passes
 #   bench-chapterN   the learner's and the reference kernel beside cudaMemcpy (GPU), or
 #                    the simulator's counters
+#   sanitize-chapterN, profile-chapterN, reset-chapterN   the learner's tools
+#                    (wb_chapter_learner_tools, below); check-all grades every chapter
+#                    (wb_add_check_all, called once all chapters are added)
 #   ctest: the reference passes every step (each backend); the skeleton structure check;
 #          the untouched skeleton is rejected with a message that points at its TODO;
 #          each known-wrong kernel of WRONG is rejected with the right diagnosis.
@@ -26,6 +29,9 @@
 set(WB_EXPECT_REJECTION "${CMAKE_CURRENT_LIST_DIR}/ExpectRejection.cmake")
 set(WB_CHECK_SCRIPT "${PROJECT_SOURCE_DIR}/common/tools/check_chapter.sh")
 set(WB_BENCH_SCRIPT "${PROJECT_SOURCE_DIR}/common/tools/bench_chapter.sh")
+set(WB_TOOLS_DIR "${PROJECT_SOURCE_DIR}/common/tools")
+# Where the learner's tools keep their full outputs (the reports they summarise).
+set(WB_TOOL_LOGS "${PROJECT_BINARY_DIR}/logs")
 
 # The learner's half-done file must build: unused set-up variables and parameters (a
 # function whose whole body is a hole) are expected there, and a mistake the compiler
@@ -139,6 +145,147 @@ function(wb_split_sm90_kernels target dir learner_dir variant)
     wb_relax_learner_warnings(${target}_sm90)
   endif()
   target_sources(${target} PRIVATE $<TARGET_OBJECTS:${target}_sm90>)
+endfunction()
+
+# wb_gpu_program(<out-var> <target> <built>): the path of a GPU program for a tool's
+# command: $<TARGET_FILE> where it is built for the tools (a GPU answered at configure
+# time), else its path without the generator expression, which would make the tool's
+# target build it (nvcc's minutes, for a GPU that is not there); "" where the build has
+# no such target.
+function(wb_gpu_program out target built)
+  if(NOT TARGET ${target})
+    set(${out} "" PARENT_SCOPE)
+  elseif(built)
+    set(${out} "$<TARGET_FILE:${target}>" PARENT_SCOPE)
+  else()
+    set(${out} "${CMAKE_CURRENT_BINARY_DIR}/${target}${CMAKE_EXECUTABLE_SUFFIX}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# The learner's tools of a chapter, beside check-chapterN and bench-chapterN:
+#   reset-chapterN     the skeleton back, the learner's file saved first (reset_chapter.sh),
+#                      from the pristine copy the build keeps (chapterN_pristine, in ALL)
+#                      or from git;
+#   sanitize-chapterN  the GPU grader under compute-sanitizer (sanitize_chapter.sh);
+#   profile-chapterN   Nsight Compute beside the simulator's counts (profile_chapter.sh),
+#                      on the chapter's bench (its grader where it has none);
+# and the chapter's line of check-all's manifest. The GPU programs are built for them
+# only when a GPU answered at configure time, as for check-chapterN.
+function(wb_chapter_learner_tools number folder kernels bench)
+  set(learner_dir "${PROJECT_SOURCE_DIR}/chapters/${folder}")
+  set(solution_dir "${PROJECT_SOURCE_DIR}/solutions/${folder}")
+  set(title "Chapter ${number} (${folder})")
+  set(toolkit_bin "")
+  if(DEFINED CUDAToolkit_BIN_DIR)
+    set(toolkit_bin "${CUDAToolkit_BIN_DIR}")
+  endif()
+  set(gpu_programs OFF)
+  if(WB_GPU_PRESENT AND "cuda" IN_LIST WB_BACKENDS)
+    set(gpu_programs ON)
+  endif()
+
+  # A copy of each skeleton while it is untouched, for reset-chapterN without git.
+  set(stamps "")
+  foreach(kernel IN LISTS kernels)
+    set(stored "${PROJECT_BINARY_DIR}/pristine/${folder}/${kernel}")
+    add_custom_command(OUTPUT "${stored}.stamp"
+      COMMAND bash "${WB_TOOLS_DIR}/save_pristine.sh" "$<TARGET_FILE:skeleton_check>"
+              "${solution_dir}/${kernel}" "${learner_dir}/${kernel}" "${stored}"
+      COMMAND ${CMAKE_COMMAND} -E touch "${stored}.stamp"
+      DEPENDS skeleton_check "${solution_dir}/${kernel}" "${learner_dir}/${kernel}"
+              "${WB_TOOLS_DIR}/save_pristine.sh"
+      VERBATIM)
+    list(APPEND stamps "${stored}.stamp")
+  endforeach()
+  add_custom_target(chapter${number}_pristine ALL DEPENDS ${stamps})
+  add_custom_target(reset-chapter${number}
+    COMMAND bash "${WB_TOOLS_DIR}/reset_chapter.sh" "${title}" "${learner_dir}" "${solution_dir}"
+            "${PROJECT_BINARY_DIR}/pristine/${folder}" "$<TARGET_FILE:skeleton_check>"
+            "${PROJECT_SOURCE_DIR}" ${kernels}
+    DEPENDS chapter${number}_pristine skeleton_check
+    USES_TERMINAL VERBATIM)
+
+  # sanitize-chapterN: the GPU grader (its path even where it is not built, so that the
+  # script can say why it cannot run).
+  wb_gpu_program(cuda_grader grade_chapter${number}_learner_cuda ${gpu_programs})
+  set(depends "")
+  if(gpu_programs)
+    list(APPEND depends grade_chapter${number}_learner_cuda)
+  endif()
+  add_custom_target(sanitize-chapter${number}
+    COMMAND bash "${WB_TOOLS_DIR}/sanitize_chapter.sh" "${title}" ${number} "${cuda_grader}"
+            "${toolkit_bin}" "${WB_TOOL_LOGS}/sanitize"
+    DEPENDS ${depends}
+    USES_TERMINAL VERBATIM)
+
+  # profile-chapterN: the bench runs the kernels at a GPU's sizes; its simulator build
+  # records the same kernels' counters.
+  set(run grade_chapter${number}_learner)
+  if(bench)
+    set(run bench_chapter${number}_learner)
+  endif()
+  wb_gpu_program(cuda_run ${run}_cuda ${gpu_programs})
+  wb_backend_files(sim_run sim ${run})
+  set(depends "")
+  if(TARGET ${run}_sim)
+    list(APPEND depends ${run}_sim)
+  endif()
+  if(gpu_programs)
+    list(APPEND depends ${run}_cuda)
+  endif()
+  if(number LESS 10)
+    set(namespace "ch0${number}")
+  else()
+    set(namespace "ch${number}")
+  endif()
+  add_custom_target(profile-chapter${number}
+    COMMAND bash "${WB_TOOLS_DIR}/profile_chapter.sh" "${title}" ${number} ${namespace} "${cuda_run}"
+            "${sim_run}" "${toolkit_bin}" "${WB_TOOL_LOGS}/profile"
+    DEPENDS ${depends}
+    USES_TERMINAL VERBATIM)
+
+  # check-all's manifest (see check_all.sh): the learner's files and graders, and, for
+  # the tools' own tests, the same with the reference solutions in their place.
+  list(JOIN kernels " " kernel_list)
+  wb_backend_files(sim_grader sim grade_chapter${number}_learner)
+  wb_backend_files(sim_solution sim grade_chapter${number}_solution)
+  set(check_cuda "-")  # "-" for none: the reading shell would merge two tabs
+  if(NOT sim_grader)
+    set(sim_grader "-")
+    set(sim_solution "-")
+  endif()
+  if(gpu_programs)
+    set(check_cuda "${cuda_grader}")
+    set_property(GLOBAL APPEND PROPERTY WB_CHECK_ALL_PROGRAMS grade_chapter${number}_learner_cuda)
+  endif()
+  if(TARGET grade_chapter${number}_learner_sim)
+    set_property(GLOBAL APPEND PROPERTY WB_CHECK_ALL_PROGRAMS grade_chapter${number}_learner_sim)
+  endif()
+  set_property(GLOBAL APPEND PROPERTY WB_CHAPTER_MANIFEST
+    "${number}\t${folder}\t${sim_grader}\t${check_cuda}\t${learner_dir}\t${solution_dir}\t${kernel_list}")
+  set_property(GLOBAL APPEND PROPERTY WB_CHAPTER_MANIFEST_SOLUTIONS
+    "${number}\t${folder}\t${sim_solution}\t-\t${solution_dir}\t${solution_dir}\t${kernel_list}")
+endfunction()
+
+# check-all: every chapter's check in one table (check_all.sh), from the chapters added
+# so far. Also writes the manifests the table is made from:
+#   wb_chapters.tsv             the learner's files and graders (check-all's)
+#   wb_chapters_solutions.tsv   the reference solutions in their place (for tests)
+function(wb_add_check_all)
+  get_property(lines GLOBAL PROPERTY WB_CHAPTER_MANIFEST)
+  get_property(solution_lines GLOBAL PROPERTY WB_CHAPTER_MANIFEST_SOLUTIONS)
+  get_property(programs GLOBAL PROPERTY WB_CHECK_ALL_PROGRAMS)
+  set(header "# number\tfolder\tsim-grader\tcuda-grader\tlearner-dir\tsolution-dir\tkernel-files")
+  list(JOIN lines "\n" body)
+  file(GENERATE OUTPUT "${PROJECT_BINARY_DIR}/wb_chapters.tsv" CONTENT "${header}\n${body}\n")
+  list(JOIN solution_lines "\n" body)
+  file(GENERATE OUTPUT "${PROJECT_BINARY_DIR}/wb_chapters_solutions.tsv" CONTENT "${header}\n${body}\n")
+  add_custom_target(check-all
+    COMMAND bash "${WB_TOOLS_DIR}/check_all.sh" "${PROJECT_BINARY_DIR}/wb_chapters.tsv"
+            "$<TARGET_FILE:skeleton_check>" "${WB_TOOL_LOGS}/check-all"
+    DEPENDS ${programs} skeleton_check
+    USES_TERMINAL VERBATIM
+    COMMENT "Grading every chapter")
 endfunction()
 
 function(wb_add_chapter number folder)
@@ -297,4 +444,11 @@ function(wb_add_chapter number folder)
       DEPENDS ${bench_exes}
       USES_TERMINAL VERBATIM)
   endif()
+
+  # Last, once the graders and benches it runs exist.
+  set(has_bench OFF)
+  if(arg_BENCH)
+    set(has_bench ON)
+  endif()
+  wb_chapter_learner_tools(${number} ${folder} "${arg_KERNELS}" ${has_bench})
 endfunction()

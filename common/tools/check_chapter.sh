@@ -4,6 +4,7 @@
 # technique, races and exact causes, which a GPU cannot), and on the GPU as well when
 # the GPU build exists and a GPU answers. Exit code 0 only when every report passes.
 set -u
+. "$(dirname "$0")/wb_common.sh"
 title=$1 cuda_grader=$2 sim_grader=$3
 status=0
 summary=()
@@ -11,10 +12,7 @@ if [ -z "$sim_grader" ]; then
   echo "$title: the simulator is not built (configure with -DWB_BACKEND=auto or sim): it grades the technique"
   exit 1
 fi
-gpu=""
-if [ -n "$cuda_grader" ] && [ -x "$cuda_grader" ]; then
-  gpu=$("$cuda_grader" --wb-probe-gpu 2>/dev/null) || gpu=""
-fi
+gpu=$(wb_gpu_name "$cuda_grader") || gpu=""
 echo "== $title, in the CPU simulator (technique, races, causes)"
 if "$sim_grader" --wb-report; then summary+=("simulator: passed"); else summary+=("simulator: FAILED"); status=1; fi
 if [ -n "$gpu" ]; then

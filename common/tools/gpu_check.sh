@@ -2,7 +2,8 @@
 # gpu_check.sh [BUILD_DIR]: the maintainers' run on a machine with a GPU. Builds both
 # backends warning-free, runs ctest (the GPU tests as well), grades each chapter with
 # `make check-chapterN` as a learner would (the untouched skeleton, then known-wrong
-# kernels copied over it, then the solution), checks the references under
+# kernels copied over it, then the solution), runs the learner's tools (check-all,
+# sanitize-chapter3 and profile-chapter2 on the reference), checks the references under
 # compute-sanitizer, runs the benchmarks and counts chapter 2's bank conflicts with
 # ncu. Logs go to $OUT when it is set.
 # It edits chapters/ in the tree it runs in: run it on a copy, never on a learner's.
@@ -47,6 +48,20 @@ grade_as_learner 3 03_transpose transpose.cu unpadded_tile uncoalesced_writes mi
 grade_as_learner 4 04_gemm gemm.cu no_barrier_between_wait_and_reads pipeline_serialised_by_wait_0 \
   stage_index_off_by_one
 grade_as_learner 6 06_halo halo.cu seed_pass_through_edges next_buffer_read_before_its_wait serialised_by_wait_0
+# The learner's tools on the GPU, as a learner runs them: check-all on the untouched
+# skeletons, then sanitize-chapter3 and profile-chapter2 with the reference copied over
+# the skeleton (restored after).
+(cd "$build" && make check-all > "$logs/check_all_skeletons.txt" 2>&1; echo "check-all on the skeletons: exit $?")
+tail -3 "$logs/check_all_skeletons.txt"
+tool_as_learner() {  # tool_as_learner TOOL N FOLDER FILE
+  cp "chapters/$3/$4" "$logs/tool_$2.orig"
+  cp "solutions/$3/$4" "chapters/$3/$4"
+  (cd "$build" && make "$1-chapter$2" > "$logs/$1_chapter$2.txt" 2>&1; echo "$1-chapter$2 on the reference: exit $?")
+  grep -v -E "^(\[|make|Scanning|Built target)" "$logs/$1_chapter$2.txt" | head -40
+  cp "$logs/tool_$2.orig" "chapters/$3/$4"
+}
+tool_as_learner sanitize 3 03_transpose transpose.cu
+tool_as_learner profile 2 02_padded padded.cu
 if command -v compute-sanitizer >/dev/null; then
   for number in 1 2 3 4 6; do
     for tool in memcheck racecheck synccheck; do

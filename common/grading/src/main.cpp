@@ -5,7 +5,9 @@
 // in a child process of its own, so that a kernel that crashes the process or the CUDA
 // context, or hangs, fails its own step and the other steps still report; then a short
 // table of the steps and the first failure's message in full. The exit code is 0 only
-// when every step passed (a skipped step is not a pass).
+// when every step passed (a skipped step is not a pass). `--wb-results FILE` beside it
+// also writes one line a step, `<test>\t<passed|failed|skipped|crashed>\t<title>`, for
+// `make check-all`'s table, so that no tool has to read the human report.
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
@@ -15,6 +17,7 @@
 
 #include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <thread>
 #include <cstdio>
@@ -316,7 +319,7 @@ void print_output(const std::string& output) {
   if (at < output.size()) std::printf("      | ... (more output cut)\n");
 }
 
-int report(const char* program) {
+int report(const char* program, const char* results_path) {
   const char* timeout_text = std::getenv("WB_STEP_TIMEOUT");
   // The references take about a second a step; twenty leave room for slow machines.
   const unsigned timeout = timeout_text ? static_cast<unsigned>(std::atoi(timeout_text)) : 20;
@@ -324,6 +327,14 @@ int report(const char* program) {
   const ::testing::UnitTest& unit = *::testing::UnitTest::GetInstance();
   int passed = 0, total = 0;
   std::string first_name, first_message;
+  FILE* results = nullptr;
+  if (results_path != nullptr) {
+    results = std::fopen(results_path, "w");
+    if (results == nullptr) {
+      std::fprintf(stderr, "cannot write %s: %s\n", results_path, std::strerror(errno));
+      return 2;
+    }
+  }
   for (int i = 0; i < unit.total_test_suite_count(); ++i) {
     const ::testing::TestSuite& suite = *unit.GetTestSuite(i);
     for (int j = 0; j < suite.total_test_count(); ++j) {
@@ -334,6 +345,11 @@ int report(const char* program) {
       static const char* const words[] = {"passed", "FAILED", "SKIPPED", "FAILED"};
       std::printf("  %-44s %s\n", title.c_str(), words[outcome.status]);
       print_output(outcome.output);
+      if (results != nullptr) {
+        static const char* const states[] = {"passed", "failed", "skipped", "crashed"};
+        std::fprintf(results, "%s\t%s\t%s\n", name.c_str(), states[outcome.status], title.c_str());
+        std::fflush(results);  // the next step's child must not inherit unwritten lines
+      }
       ++total;
       if (outcome.status == Outcome::passed) {
         ++passed;
@@ -347,6 +363,7 @@ int report(const char* program) {
     std::printf("\nFirst problem, %s:\n%s\n", first_name.c_str(), first_message.c_str());
   }
   std::printf("\n%d of %d steps pass on the %s.\n", passed, total, wb::backend_name());
+  if (results != nullptr) std::fclose(results);
   return passed == total && total > 0 ? 0 : 1;
 }
 
@@ -354,8 +371,12 @@ int report(const char* program) {
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
+  const char* results_path = nullptr;
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::strcmp(argv[i], "--wb-results") == 0) results_path = argv[i + 1];
+  }
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--wb-report") == 0) return report(argv[0]);
+    if (std::strcmp(argv[i], "--wb-report") == 0) return report(argv[0], results_path);
     if (std::strcmp(argv[i], "--wb-probe-gpu") == 0) {
       std::string reason;
       const bool present = wb::backend == wb::Backend::cuda && wb::gpu_available(&reason);

@@ -48,7 +48,8 @@ void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared
   static_assert(sizeof...(Params) == sizeof...(Args),
                 "wb::launch: the number of arguments differs from the kernel's parameters");
   const detail::KernelCall<Params...> call{kernel, {std::forward<Args>(args)...}};
-  sim::run_grid({grid, block, shared_bytes}, &detail::KernelCall<Params...>::invoke, &call);
+  sim::run_grid({grid, block, shared_bytes, reinterpret_cast<const void*>(kernel)},
+                &detail::KernelCall<Params...>::invoke, &call);
 }
 
 inline void synchronize() {}

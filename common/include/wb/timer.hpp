@@ -4,7 +4,8 @@
 ///     double ms = wb::median_milliseconds([&] { wb::launch(...); }, 10, 50);
 ///
 /// Each repetition is bracketed by CUDA events; the result is the median of `repetitions`
-/// runs after `warmups` untimed ones.
+/// runs after `warmups` untimed ones. WB_BENCH_RUNS=N in the environment makes it N runs
+/// and no warm-up (for runs under a profiler, where the time means nothing).
 #pragma once
 
 #include <functional>

@@ -34,19 +34,25 @@ std::string project_relative(std::string path) {
   return path;
 }
 
-std::string ask_addr2line(const void* code_address) {
+// Runs addr2line with `options` on the object file that holds `code_address`, and
+// returns its output stream, or nullptr. `offset` is subtracted from the address first.
+FILE* open_addr2line(const void* code_address, std::uintptr_t offset, const char* options) {
   Dl_info info{};
-  if (dladdr(code_address, &info) == 0 || info.dli_fname == nullptr) return {};
+  if (dladdr(code_address, &info) == 0 || info.dli_fname == nullptr) return nullptr;
   std::string object = info.dli_fname;
   if (object.empty()) object = "/proc/self/exe";
-  auto address = reinterpret_cast<std::uintptr_t>(code_address) - 1;  // inside the call
+  auto address = reinterpret_cast<std::uintptr_t>(code_address) - offset;
   if (is_position_independent(object.c_str())) {
     address -= reinterpret_cast<std::uintptr_t>(info.dli_fbase);
   }
   char command[4096];
-  std::snprintf(command, sizeof command, "addr2line -i -e '%s' 0x%" PRIxPTR " 2>/dev/null",
+  std::snprintf(command, sizeof command, "addr2line %s -e '%s' 0x%" PRIxPTR " 2>/dev/null", options,
                 object.c_str(), address);
-  FILE* pipe = popen(command, "r");
+  return popen(command, "r");
+}
+
+std::string ask_addr2line(const void* code_address) {
+  FILE* pipe = open_addr2line(code_address, 1, "-i");  // 1: the address inside the call
   if (pipe == nullptr) return {};
   // With -i, the innermost inlined location comes first: a line of a workbook header
   // when the access is inside one of its helpers. The learner's line is the first one
@@ -64,7 +70,29 @@ std::string ask_addr2line(const void* code_address) {
   return project_relative(chosen.empty() ? first : chosen);
 }
 
+// The demangled name of the function that starts at `code_address` (a kernel).
+std::string ask_function_name(const void* code_address) {
+  FILE* pipe = open_addr2line(code_address, 0, "-f -C");
+  if (pipe == nullptr) return {};
+  char line[4096];
+  std::string name;
+  if (std::fgets(line, sizeof line, pipe) != nullptr) name = line;
+  pclose(pipe);
+  name = name.substr(0, name.find('\n'));
+  return name == "??" ? std::string() : name;
+}
+
 }  // namespace
+
+std::string function_name_of(const void* code_address) {
+  if (code_address == nullptr) return {};
+  static std::mutex mutex;
+  static std::map<const void*, std::string> known;
+  std::lock_guard lock(mutex);
+  auto found = known.find(code_address);
+  if (found == known.end()) found = known.emplace(code_address, ask_function_name(code_address)).first;
+  return found->second;
+}
 
 std::string source_line_of(const void* code_address) {
   if (code_address == nullptr) return {};

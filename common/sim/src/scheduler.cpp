@@ -677,6 +677,7 @@ void run_grid(const LaunchConfig& config, void (*invoke)(const void*), const voi
     throw;
   }
   print_warnings(last_stats);
+  log_launch(config, last_stats);
 }
 
 void print_warnings(const LaunchStats& stats) {

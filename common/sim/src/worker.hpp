@@ -324,6 +324,11 @@ void note_call_site(ThreadState& thread, const char* file, int line);
 
 // Prints a launch's warnings on stderr (unless WB_SIM_QUIET is set).
 void print_warnings(const LaunchStats& stats);
+// The demangled name of the function whose code starts at `code_address`, or "" (asks
+// addr2line once per address, like source_line_of).
+std::string function_name_of(const void* code_address);
+// Appends the launch's counters to the file WB_SIM_LAUNCH_LOG names, if it is set.
+void log_launch(const LaunchConfig& config, const LaunchStats& stats);
 
 // Fails the running CUDA thread from code that must not throw (the instrumentation's
 // callbacks, which the compiler treats as nothrow): records the error, abandons the

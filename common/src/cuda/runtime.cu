@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <tuple>
 
@@ -108,6 +109,12 @@ int resident_blocks(const void* kernel, int block_threads, std::size_t shared_by
 void synchronize() { WB_CUDA_CHECK(cudaDeviceSynchronize()); }
 
 double median_milliseconds(const std::function<void()>& work, int warmups, int repetitions) {
+  // WB_BENCH_RUNS=N: N timed runs and no warm-up, for a run that is watched rather than
+  // timed (`make profile-chapterN` under Nsight Compute, which profiles the first).
+  if (const char* runs = std::getenv("WB_BENCH_RUNS"); runs != nullptr && std::atoi(runs) > 0) {
+    warmups = 0;
+    repetitions = std::atoi(runs);
+  }
   for (int i = 0; i < warmups; ++i) work();
   synchronize();
   cudaEvent_t start, stop;

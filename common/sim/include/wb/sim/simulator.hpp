@@ -195,6 +195,7 @@ struct LaunchConfig {
   dim3 grid;
   dim3 block;
   std::size_t dynamic_shared_bytes = 0;
+  const void* kernel = nullptr;  // the kernel's code, which names it in the launch log
 };
 
 // Runs `invoke(closure)` once for every thread of the grid, each on a fiber with its
@@ -202,6 +203,9 @@ struct LaunchConfig {
 // threads of one block run in turn on one OS thread, switching at barriers.
 // Throws KernelError for a kernel that goes wrong, std::invalid_argument for a bad
 // configuration.
+// With the environment variable WB_SIM_LAUNCH_LOG=FILE, each launch that finishes adds
+// a line of its counters to FILE (see launch_log.cpp), which `make profile-chapterN`
+// prints beside what Nsight Compute measured on a GPU.
 void run_grid(const LaunchConfig& config, void (*invoke)(const void* closure),
               const void* closure);
 

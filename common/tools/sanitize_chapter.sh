@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# sanitize_chapter.sh TITLE NUMBER CUDA_GRADER TOOLKIT_BIN LOG_DIR
+# `make sanitize-chapterN`: runs the GPU grader of the learner's file (a plain GoogleTest
+# run: every step, in one process, which the sanitizer follows) under compute-sanitizer
+# once per tool (memcheck, racecheck, synccheck; WB_SANITIZE_TOOLS chooses others) and
+# prints one verdict line per tool, with the first finding and its source line. The full
+# outputs stay in LOG_DIR.
+#
+# Exit codes: 0 every tool ran and found nothing; 1 a tool found errors (or gave no
+# summary); 2 nothing could run: no GPU, no GPU build, no compute-sanitizer. Never a
+# silent pass: without a GPU it says so and points at the simulator's race check.
+set -u
+. "$(dirname "$0")/wb_common.sh"
+title=$1 number=$2 grader=$3 toolkit_bin=$4 log_dir=$5
+
+not_run() {
+  echo "$title: compute-sanitizer was not run: $1."
+  echo "The simulator checks the same kinds of mistake on every run of \`make check-chapter$number\`:"
+  echo "a shared-memory race (a word written by one thread and touched by another with no barrier"
+  echo "between) names both threads and lines, a read of a cp.async destination before its wait"
+  echo "sees poison, and out-of-bounds or misaligned copies and threads at different barriers stop"
+  echo "with their line."
+  exit 2
+}
+
+[ -n "$grader" ] || not_run "this build has no GPU backend (no nvcc when it was configured)"
+[ -x "$grader" ] || not_run "the GPU grader is not built, since no GPU answered when the build was configured (configure again on the GPU's machine)"
+gpu=$(wb_gpu_name "$grader") || not_run "no GPU answers here"
+sanitizer=$(wb_find_tool compute-sanitizer WB_COMPUTE_SANITIZER "$toolkit_bin" \
+                         "$toolkit_bin/../compute-sanitizer") ||
+  not_run "compute-sanitizer (part of the CUDA toolkit) is not on the PATH nor in $toolkit_bin"
+mkdir -p "$log_dir" || exit 2
+
+# verdict TOOL LOG GRADER_STATUS: the tool's line, from its summary and first finding;
+# returns 1 when it found errors or gave no summary.
+verdict() {
+  local tool=$1 log=$2 grader_status=$3 summary count first where
+  if [ "$tool" = racecheck ]; then
+    # "RACECHECK SUMMARY: 2 hazards displayed (1 error, 1 warning)"
+    summary=$(grep -E 'RACECHECK SUMMARY: [0-9]+ hazard' "$log" | tail -1)
+    count=$(echo "$summary" | sed -n 's/.*(\([0-9][0-9]*\) error.*/\1/p')
+  else
+    # "ERROR SUMMARY: 3 errors"
+    summary=$(grep -E 'ERROR SUMMARY: [0-9]+ error' "$log" | tail -1)
+    count=$(echo "$summary" | sed -n 's/.*ERROR SUMMARY: \([0-9][0-9]*\) error.*/\1/p')
+  fi
+  if [ -z "$count" ]; then
+    local why="the run crashed or was stopped, exit $grader_status"
+    [ "$grader_status" -eq 124 ] && why="stopped after WB_SANITIZE_TIMEOUT=${WB_SANITIZE_TIMEOUT:-900} s"
+    printf '  %-10s NO VERDICT: no summary (%s); see %s\n' "$tool" "$why" "$log"
+    return 1
+  fi
+  summary=${summary#*SUMMARY: }
+  if [ "$count" -eq 0 ]; then
+    printf '  %-10s clean: %s\n' "$tool" "$summary"
+    return 0
+  fi
+  # The first finding: the first report line of the tool (not indented, not the banner
+  # or a summary), then the first "at ... in FILE:LINE" under it.
+  # A kernel's own error comes before the API errors it causes ("Program hit ...").
+  local reports
+  reports=$(sed -n 's/^========= \([^ ].*\)/\1/p' "$log" |
+              grep -v -E '^(COMPUTE-SANITIZER|.*SUMMARY:|Saved host backtrace|Host Frame|Target application)')
+  first=$(echo "$reports" | grep -v '^Program hit' | head -1)
+  [ -n "$first" ] || first=$(echo "$reports" | head -1)
+  where=$(sed -n 's/^=========  *at \(.*\) in \(.*:[0-9][0-9]*\).*/\2 (\1)/p' "$log" | head -1)
+  printf '  %-10s FAILED: %s; first: %s%s\n' "$tool" "$summary" "${first:-see the log}" \
+    "${where:+, at $where}"
+  return 1
+}
+
+tools=${WB_SANITIZE_TOOLS:-memcheck racecheck synccheck}
+echo "$title: the GPU grader of your file under compute-sanitizer ($gpu)"
+status=0
+for tool in $tools; do
+  log="$log_dir/chapter${number}_$tool.txt"
+  rm -f "$log"  # a report left by an earlier run must never stand for this one
+  # Each tool slows the kernels 10 to 100 times; WB_SANITIZE_TIMEOUT bounds a run.
+  timeout "${WB_SANITIZE_TIMEOUT:-900}" "$sanitizer" --tool "$tool" --log-file "$log" \
+    "$grader" > "$log_dir/chapter${number}_${tool}_grader.txt" 2>&1
+  grader_status=$?
+  [ -f "$log" ] || : > "$log"
+  verdict "$tool" "$log" "$grader_status" || status=1
+done
+echo "(full outputs: $log_dir/chapter${number}_<tool>.txt; the grader's own verdict: make check-chapter$number)"
+exit $status
