@@ -9,7 +9,7 @@
 # do not depend on them, and counts only where the row says so.
 # Kernels are matched by their name without namespaces, parameters or casts in template
 # arguments, since nvcc's and g++'s demangled names differ in those
-# ("void ch02::<unnamed>::column_sums_kernel<(int)0>(const float *, ...)" on the GPU,
+# ("void unnamed>::column_sums_kernel<0>(const float *, ...)" on the GPU, as ncu 2025 prints it,
 # "ch02::(anonymous namespace)::column_sums_kernel<0>(float const*, ...)" in the simulator).
 # POSIX awk only (Debian's default awk is mawk).
 
@@ -45,11 +45,13 @@ function kernel_key(name,    k, i, c, depth, cut, n) {
     if (i > 1) k = substr(k, 1, i - 1)
   }
   # The namespaces: everything up to the last "::" outside template brackets.
+  # (ncu itself cuts some names short, "unnamed>::name<0>" for "ch02::<unnamed>::name<0>":
+  # a ">" with no "<" before it closes nothing.)
   depth = 0; cut = 0; n = length(k)
   for (i = 1; i < n; i++) {
     c = substr(k, i, 1)
     if (c == "<") depth++
-    else if (c == ">") depth--
+    else if (c == ">" && depth > 0) depth--
     else if (depth == 0 && c == ":" && substr(k, i + 1, 1) == ":") cut = i + 1
   }
   if (cut > 0) k = substr(k, cut + 1)
