@@ -236,6 +236,20 @@ std::size_t swizzled(std::size_t offset, int swizzle_bytes) {
   return offset ^ (((offset >> 7) & mask) << 4);
 }
 
+// The current phase expects `transaction_bytes` more (barrier_arrive_tx, barrier_expect_tx),
+// within the transaction count's range.
+void expect_bytes(Worker& worker, BlockMbarrier& barrier, std::ptrdiff_t transaction_bytes, const std::string& api,
+                  const char* file, int line) {
+  if (transaction_bytes < 0 || barrier.expected_bytes + transaction_bytes > kMaxTransactionBytes) {
+    kernel_fail(file, line,
+                api + " on the barrier " + barrier_name(worker, barrier.address) + ": the phase would expect " +
+                    bytes_text(barrier.expected_bytes + transaction_bytes) +
+                    "; a phase expects between 0 and 2^20 - 1 bytes",
+                ErrorKind::mbarrier);
+  }
+  barrier.expected_bytes += transaction_bytes;
+}
+
 }  // namespace
 
 void mbarrier_init(const void* address, std::ptrdiff_t expected, const char* file, int line) {
@@ -297,14 +311,7 @@ std::uint64_t mbarrier_arrive(const void* address, std::ptrdiff_t count, std::pt
                     "thread arrives twice in one phase",
                 ErrorKind::mbarrier);
   }
-  if (transaction_bytes < 0 || barrier.expected_bytes + transaction_bytes > kMaxTransactionBytes) {
-    kernel_fail(file, line,
-                std::string(api) + " on the barrier " + name + ": the phase would expect " +
-                    bytes_text(barrier.expected_bytes + transaction_bytes) +
-                    "; a phase expects between 0 and 2^20 - 1 bytes",
-                ErrorKind::mbarrier);
-  }
-  barrier.expected_bytes += transaction_bytes;
+  expect_bytes(worker, barrier, transaction_bytes, api, file, line);
   barrier.pending -= static_cast<std::uint32_t>(count);
   ++worker.stats.mbarrier_arrivals;
   if (barrier.completable()) wake(worker, barrier);
@@ -317,14 +324,7 @@ void mbarrier_expect_tx(const void* address, std::ptrdiff_t transaction_bytes, c
   Worker& worker = *thread.worker;
   BlockMbarrier& barrier = require_mbarrier(worker, address, "barrier_expect_tx()", file, line);
   settle(worker, barrier);
-  if (transaction_bytes < 0 || barrier.expected_bytes + transaction_bytes > kMaxTransactionBytes) {
-    kernel_fail(file, line,
-                "barrier_expect_tx() on the barrier " + barrier_name(worker, address) + ": the phase would expect " +
-                    bytes_text(barrier.expected_bytes + transaction_bytes) +
-                    "; a phase expects between 0 and 2^20 - 1 bytes",
-                ErrorKind::mbarrier);
-  }
-  barrier.expected_bytes += transaction_bytes;
+  expect_bytes(worker, barrier, transaction_bytes, "barrier_expect_tx()", file, line);
   if (barrier.completable()) wake(worker, barrier);
 }
 
