@@ -26,17 +26,18 @@ inline constexpr int kStages = 2;
 inline constexpr int kSpanPad = 4;  // the halo rounded up to 16 bytes
 inline constexpr int kSpan = kStreamTile + 2 * kSpanPad;  // 2056
 
-// Step 3, a bulk copy a tile: a block of kThreads walks tiles of 8192 floats (32 KiB)
-// through kStages stages; one thread loads each tile with one bulk copy that completes on
-// its stage's cuda::barrier, and the block waits on that barrier.
+// Step 3, a bulk copy a tile: a block of kThreads walks kBlockTiles consecutive tiles of
+// 8192 floats (32 KiB) through kStages stages; one thread loads each tile with one bulk
+// copy that completes on its stage's cuda::barrier, and the block waits on that barrier.
 inline constexpr int kBulkTile = 8192;
+inline constexpr int kBlockTiles = 4;  // each stage used twice: phases of parity 0, then 1
 
-// Step 4, the TMA: a block of 128 threads transposes one box of 32 rows x 64 columns of the
+// Step 4, the TMA: a block of 256 threads transposes one box of 32 rows x 64 columns of the
 // column-major input, loaded by one tensor copy. A column of the box, 32 floats, is 128
 // bytes: the span of the 128-byte swizzle that the tile's layout in shared memory follows.
 inline constexpr int kBoxRows = 32;
 inline constexpr int kBoxCols = 64;
-inline constexpr int kBoxThreads = 128;
+inline constexpr int kBoxThreads = 256;
 //! [interface]
 
 // Step 1. Copies the column-major rows x cols float array `gmem_in` to `gmem_out` (device

@@ -381,9 +381,9 @@ std::string explain_barrier_reads(const std::vector<float>& output, const std::v
   }
   return wb::grading::transactions_per_request_at_most(
       stats, wb::sim::AccessKind::shared_load, 1.0,
-      "the reads of the swizzled box conflict: a warp reads 8 neighbouring columns of 4 neighbouring rows, "
-      "whose chunks the 128-byte swizzle spreads over all 32 banks; does swizzled_word apply the swizzle "
-      "the tensor map asked for?");
+      "the reads of the swizzled box conflict: a warp reads one column of 16 neighbouring rows and one "
+      "4 columns further, whose chunks the 128-byte swizzle spreads over all 32 banks; does swizzled_word "
+      "apply the swizzle the tensor map asked for?");
 }
 #endif
 
@@ -493,7 +493,7 @@ TEST_F(Chapter7Library, Step2DoubleBufferWithCudaPipeline) {
 
 TEST_F(Chapter7Library, Step3BulkCopyOnABarrier) {
   WB_SKIP_WITHOUT_HOPPER();
-  // Tiles of 4096: 8 whole ones, a partial last one, a single partial tile, one vector.
+  // Tiles of 8192: 8 whole ones, a partial last one, a single partial tile, one vector.
   std::vector<int> sizes{8 * ch07::kBulkTile, 5 * ch07::kBulkTile + 12, 1000, 4};
 #if !WB_BACKEND_SIM
   sizes.push_back(1 << 24);

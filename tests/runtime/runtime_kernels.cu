@@ -29,6 +29,20 @@ __global__ void reverse_block_dynamic(const float* in, float* out) {
   out[base + threadIdx.x] = smem_values[blockDim.x - 1 - threadIdx.x];
 }
 
+// Where the dynamic part starts, past a static array of 16 bytes: its address modulo 128
+// (out[0]), and a word of each part, so that neither is optimised away (out[1]).
+__global__ void dynamic_shared_start(int* out) {
+  __shared__ int smem_static[4];
+  WB_DYNAMIC_SHARED(int, smem_dynamic);
+  if (threadIdx.x < 4) smem_static[threadIdx.x] = 1;
+  smem_dynamic[threadIdx.x] = 2;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    out[0] = static_cast<int>(reinterpret_cast<unsigned long long>(smem_dynamic) % 128);
+    out[1] = smem_static[3] + smem_dynamic[blockDim.x - 1];
+  }
+}
+
 template <int Bytes>
 __global__ void async_copy_through_shared(const float* in, float* out) {
   constexpr int kFloats = Bytes / 4;
@@ -118,6 +132,15 @@ std::vector<float> reverse_in_dynamic_shared(const std::vector<float>& values, u
   return run_copy_kernel(reverse_block_dynamic, values,
                          static_cast<unsigned>(values.size() / threads), threads,
                          threads * sizeof(float));
+}
+
+int dynamic_shared_misalignment() {
+  wb::DeviceBuffer<int> out(2);
+  out.poison();
+  wb::launch(dynamic_shared_start, dim3(1), dim3(32), 32 * sizeof(int), out.data());
+  const std::vector<int> words = out.download();
+  if (words[1] != 3) throw wb::Error("dynamic_shared_start: the shared words read back wrong");
+  return words[0];
 }
 
 std::vector<float> async_round_trip(const std::vector<float>& values, int bytes) {

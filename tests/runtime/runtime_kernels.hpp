@@ -47,6 +47,10 @@ std::vector<float> zero_filled_copy(const std::vector<float>& values, int source
 // The same reversal as reverse_in_blocks, in dynamically sized shared memory.
 std::vector<float> reverse_in_dynamic_shared(const std::vector<float>& values, unsigned threads);
 
+// The address of WB_DYNAMIC_SHARED's memory modulo 128, in a kernel with 16 bytes of
+// static shared memory before it.
+int dynamic_shared_misalignment();
+
 // Launches a kernel with `threads` threads a block (too many must fail).
 void launch_with_block_size(unsigned threads);
 

@@ -52,6 +52,12 @@ TEST_F(Runtime, BarrierMakesSharedWritesVisible) {
   }
 }
 
+TEST_F(Runtime, DynamicSharedMemoryStartsOnA128ByteLine) {
+  EXPECT_EQ(runtime_test::dynamic_shared_misalignment(), 0)
+      << "WB_DYNAMIC_SHARED's memory starts that many bytes past a 128-byte line: a bulk copy into it "
+         "would write each line in two parts (WB_DYNAMIC_SHARED declares it __align__(128))";
+}
+
 TEST_F(Runtime, AsyncCopyOfEachSizeLandsAfterWait) {
   for (int bytes : {4, 8, 16}) {
     const auto seed = fresh_seed();

@@ -71,3 +71,9 @@ template <class T>
 inline T __ldg(const T* pointer) {
   return *pointer;
 }
+
+// A streaming store (st.global.cs) on the GPU, a hint to the caches; a plain store here.
+template <class T>
+inline void __stcs(T* pointer, T value) {
+  *pointer = value;
+}
