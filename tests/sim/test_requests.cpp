@@ -39,6 +39,14 @@ __global__ void vector_shared_reads(Vector* out) {
   out[threadIdx.x] = smem_vectors[threadIdx.x * kSpread];
 }
 
+// The same 16-byte copy out of shared memory as a streaming store (__stcs).
+__global__ void streamed_vector_stores(float4* out) {
+  __shared__ __align__(16) float4 smem_vectors[kWarp];
+  smem_vectors[threadIdx.x] = float4{};
+  __syncthreads();
+  __stcs(&out[threadIdx.x], smem_vectors[threadIdx.x]);
+}
+
 // Global reads of floats `stride` apart (and a coalesced store).
 __global__ void strided_global_reads(const float* in, float* out, int stride) {
   out[threadIdx.x] = in[threadIdx.x * stride];
@@ -106,6 +114,17 @@ TEST_F(SimRequests, WideSharedLoadsAreServedInPhases) {
     wb::launch(vector_shared_reads<float4, 2>, dim3(1), dim3(kWarp), 0, out.data());
     EXPECT_EQ(counts(AccessKind::shared_load).per_request(), 8.0);
   }
+}
+
+TEST_F(SimRequests, StreamingStoreKeepsTheWidthOfItsVector) {
+  // A float4 passed by value would reach the simulator as 4-byte parts: a 4-way conflict
+  // on the read and 16 sectors for an ideal of 4 on the store, where the GPU has neither.
+  wb::DeviceBuffer<float4> out(kWarp);
+  wb::launch(streamed_vector_stores, dim3(1), dim3(kWarp), 0, out.data());
+  EXPECT_EQ(counts(AccessKind::shared_load).per_request(), 4.0);
+  EXPECT_EQ(counts(AccessKind::shared_load).ideal_per_request(), 4.0);
+  EXPECT_EQ(counts(AccessKind::global_store).per_request(), 16.0);
+  EXPECT_EQ(counts(AccessKind::global_store).ideal_per_request(), 16.0);
 }
 
 TEST_F(SimRequests, GlobalRequestsCountDistinctSectors) {

@@ -73,7 +73,10 @@ inline T __ldg(const T* pointer) {
 }
 
 // A streaming store (st.global.cs) on the GPU, a hint to the caches; a plain store here.
+// The value by reference: a float4 passed by value would be loaded in two or four parts
+// (the host's calling convention), and the simulator would count a 16-byte read of
+// shared memory as 4-byte ones.
 template <class T>
-inline void __stcs(T* pointer, T value) {
+inline void __stcs(T* pointer, const T& value) {
   *pointer = value;
 }
