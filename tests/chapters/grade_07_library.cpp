@@ -140,7 +140,8 @@ const Step kStep4{
       "__align__(1024)."},
      {wb::ErrorKind::shared_race,
       "a thread read the box before the barrier's phase completed: every thread waits with "
-      "full.wait_parity(0) before reading smem_box."},
+      "full.wait_parity(0) before reading smem_box. If the race names a tensor copy issued by a thread "
+      "other than 0: only thread 0 issues the box's copy and arrives on `full` (if (threadIdx.x == 0))."},
      {wb::ErrorKind::global_out_of_bounds,
       "a store past the end of the output: outputs of a box that lies partly outside the array are "
       "stored only where box_row + row < rows and box_col + col < cols."}}};
@@ -406,32 +407,48 @@ void grade_bulk_copy(const std::vector<int>& sizes) {
   });
 }
 
-// Wrong outputs that each hold an element of their own box, from elsewhere in it: the
-// tensor copy brought the right box, and the read looks for elements where the TMA did not
-// put them (the swizzle of the map and that of swizzled_word differ).
+// Wrong outputs explained by where the tensor copy took its box. Each wrong output holds
+// another element of its own box: the copy brought the right box, and the reads look for
+// elements where the TMA did not put them (the swizzles of the map and of swizzled_word
+// differ). Or each holds the element that the box at the exchanged coordinates, (box_col,
+// box_row), has in its place (zero outside the tensor): the copy was given its
+// coordinates the wrong way round.
 std::string explain_box_reads(const std::vector<float>& output, const std::vector<float>& input, int rows, int cols) {
   if (std::string cause = explain_barrier_reads(output, input); !cause.empty()) return cause;
+  const auto in = [&](int r, int c) {
+    return r < rows && c < cols ? input[static_cast<std::size_t>(r) + static_cast<std::size_t>(c) * rows] : 0.0f;
+  };
   int checked = 0;
+  bool all_in_own_box = true, all_from_exchanged_box = true;
   for (int r = 0; r < rows && checked < 64; ++r) {
     for (int c = 0; c < cols && checked < 64; ++c) {
       const float got = output[static_cast<std::size_t>(c) + static_cast<std::size_t>(r) * cols];
-      if (got == input[static_cast<std::size_t>(r) + static_cast<std::size_t>(c) * rows]) continue;
+      if (got == in(r, c)) continue;
       ++checked;
       const int box_row = r / ch07::kBoxRows * ch07::kBoxRows, box_col = c / ch07::kBoxCols * ch07::kBoxCols;
       bool in_box = false;
       for (int cc = box_col; cc < std::min(cols, box_col + ch07::kBoxCols) && !in_box; ++cc) {
         for (int rr = box_row; rr < std::min(rows, box_row + ch07::kBoxRows) && !in_box; ++rr) {
-          in_box = input[static_cast<std::size_t>(rr) + static_cast<std::size_t>(cc) * rows] == got;
+          in_box = in(rr, cc) == got;
         }
       }
-      if (!in_box) return {};
+      all_in_own_box = all_in_own_box && in_box;
+      all_from_exchanged_box = all_from_exchanged_box && got == in(box_col + (r - box_row), box_row + (c - box_col));
     }
   }
   if (checked == 0) return {};
-  return "each wrong output holds another element of its own box: the tensor copy brought the right box, and "
-         "the reads look for elements where the TMA did not put them. The map's swizzle "
-         "(CU_TENSOR_MAP_SWIZZLE_128B) moves chunk row / 4 of column col to chunk (row / 4) ^ (col % 8); "
-         "swizzled_word must undo the same one.";
+  if (all_in_own_box) {
+    return "each wrong output holds another element of its own box: the tensor copy brought the right box, and "
+           "the reads look for elements where the TMA did not put them. The map's swizzle "
+           "(CU_TENSOR_MAP_SWIZZLE_128B) moves chunk row / 4 of column col to chunk (row / 4) ^ (col % 8); "
+           "swizzled_word must undo the same one.";
+  }
+  if (all_from_exchanged_box) {
+    return "each wrong output holds the element that the box at (box_col, box_row) has in its place: the tensor "
+           "copy took the box with its coordinates exchanged. They are the box's first element's, innermost "
+           "dimension (rows) first, as in the tensor map: (box_row, box_col).";
+  }
+  return {};
 }
 
 void grade_tma_transpose(const std::vector<std::pair<int, int>>& shapes) {

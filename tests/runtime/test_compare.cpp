@@ -216,7 +216,7 @@ TYPED_TEST(CompareResults, PoisonedElementsAreFoundLocatedAndNamed) {
     Kind kind;
     const char* cause;
   } cases[] = {{Kind::unwritten, "never written by the kernel"},
-               {Kind::in_flight, "read before the copy was waited for"},
+               {Kind::in_flight, "read before the copy landed"},
                {Kind::stale, "that no copy of this block had filled yet"},
                {Kind::guard, "read from outside an array"}};
   for (const auto& test : cases) {
@@ -302,7 +302,7 @@ TEST(CompareDoubleResults, AReadOfTwoFloatPoisonWordsIsNamed) {
   std::memcpy(&actual[17], &two_words, sizeof(double));
   const ::testing::AssertionResult same = matches_reference(actual, expected, kShape);
   ASSERT_FALSE(same);
-  EXPECT_NE(std::string(same.message()).find("read before the copy was waited for"),
+  EXPECT_NE(std::string(same.message()).find("read before the copy landed"),
             std::string::npos)
       << same.message();
 }

@@ -91,7 +91,7 @@ std::string describe(const Wrong& wrong) {
     case Kind::unwritten:
       return poison_value + ": never written by the kernel";
     case Kind::in_flight:
-      return poison_value + ": a cp.async destination read before the copy was waited for";
+      return poison_value + ": an asynchronous copy's destination read before the copy landed";
     case Kind::stale:
       return poison_value + ": shared memory that no copy of this block had filled yet";
     case Kind::guard:

@@ -6,7 +6,7 @@
 /// | kind      | what it marks |
 /// | --------- | ------------- |
 /// | unwritten | an output element the kernel never stored (outputs are filled with it before every run) |
-/// | in_flight | a cp.async destination read before the copy was waited for (the simulator writes it at issue and the data only at the wait) |
+/// | in_flight | an asynchronous copy's destination (cp.async, a bulk or tensor copy) read before the copy landed (the simulator writes it at issue and the data only at the wait) |
 /// | stale     | shared memory no copy of this block has written yet (the simulator refills the block's cp.async destinations with it between blocks) |
 /// | guard     | the bands around an output buffer, to catch out-of-bounds stores |
 ///
@@ -47,7 +47,7 @@ namespace wb::poison {
 /// The four kinds of poison, one for each mistake they reveal.
 enum class Kind {
   unwritten,  ///< an output element the kernel never stored
-  in_flight,  ///< a cp.async destination read before its wait
+  in_flight,  ///< an asynchronous copy's destination read before it landed
   stale,      ///< shared memory no copy of this block has written yet
   guard,      ///< the bands around an output, to catch stores out of bounds
 };

@@ -98,6 +98,21 @@ wb_wrong_kernel(no_barrier_after_init FILE hopper.cu
   REPLACE "    cde::fence_proxy_async_shared_cta();\n  }\n"
   EXPECT "step 3.*which this block has not initialised \\(yet\\).*a __syncthreads\\(\\) follows")
 
+wb_wrong_kernel(parity_of_the_tile_index FILE hopper.cu
+  FIND "full[stage].wait_parity((i / kStages) % 2);"
+  REPLACE "full[stage].wait_parity(i % 2);"
+  EXPECT "step 3.*after a wait that returned at once: it waited for a phase of the barrier that had completed before")
+
+wb_wrong_kernel(wait_on_the_first_stage_only FILE hopper.cu
+  FIND "full[stage].wait_parity((i / kStages) % 2);"
+  REPLACE "full[0].wait_parity((i / kStages) % 2);"
+  EXPECT "step 3.*after a wait that returned at once: it waited for a phase of the barrier that had completed before")
+
+wb_wrong_kernel(copy_size_in_floats FILE hopper.cu
+  FIND "cuda::aligned_size_t<16>(bytes), full);"
+  REPLACE "cuda::aligned_size_t<16>(bytes / 4), full);"
+  EXPECT "step 3.*a barrier phase that can never complete.*expects 32768 bytes while the copies of this phase bring 8192 bytes")
+
 # Step 4, the TMA.
 wb_wrong_kernel(box_larger_than_the_shared_tile FILE hopper.cu
   FIND "  box_dims[1] = kBoxCols;\n"
@@ -118,3 +133,28 @@ wb_wrong_kernel(map_without_the_swizzle FILE hopper.cu
   FIND "CU_TENSOR_MAP_SWIZZLE_128B"
   REPLACE "CU_TENSOR_MAP_SWIZZLE_NONE"
   EXPECT "step 4.*elements are wrong.*each wrong output holds another element of its own box")
+
+wb_wrong_kernel(tensor_copy_by_every_thread FILE hopper.cu
+  FIND "  if (threadIdx.x == 0) {\n    cde::cp_async_bulk_tensor_2d"
+  REPLACE "  {\n    cde::cp_async_bulk_tensor_2d"
+  EXPECT "step 4.*thread \\(1,0,0\\): cp_async_bulk_tensor_2d_global_to_shared.*a race on shared memory.*only thread 0 issues the box's copy")
+
+wb_wrong_kernel(no_wait_for_the_box FILE hopper.cu
+  FIND "  full.wait_parity(0);\n"
+  REPLACE ""
+  EXPECT "step 4.*a race on shared memory.*every thread waits with full.wait_parity\\(0\\) before reading smem_box")
+
+wb_wrong_kernel(stride_in_elements FILE hopper.cu
+  FIND "global_strides[0] = sizeof(float) * static_cast<cuuint64_t>(rows);"
+  REPLACE "global_strides[0] = static_cast<cuuint64_t>(rows);"
+  EXPECT "step 4.*elements are wrong.*the input's element.*a stride, the leading dimension")
+
+wb_wrong_kernel(dimensions_exchanged FILE hopper.cu
+  FIND "  global_dims[0] = static_cast<cuuint64_t>(rows);\n  global_dims[1] = static_cast<cuuint64_t>(cols);\n"
+  REPLACE "  global_dims[0] = static_cast<cuuint64_t>(cols);\n  global_dims[1] = static_cast<cuuint64_t>(rows);\n"
+  EXPECT "step 4.*the tensor map describes memory its allocation does not hold.*its dimensions are the input's, innermost \\(rows\\) first")
+
+wb_wrong_kernel(box_coordinates_exchanged FILE hopper.cu
+  FIND "(smem_box, &tensor_map, box_row, box_col, full)"
+  REPLACE "(smem_box, &tensor_map, box_col, box_row, full)"
+  EXPECT "step 4.*the tensor copy took the box with its coordinates exchanged")
