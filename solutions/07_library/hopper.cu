@@ -21,7 +21,6 @@
 
 #include <stdexcept>
 #include <string>
-#include <utility>
 
 #include "library.hpp"
 #include "wb/tensor_map.hpp"
@@ -181,9 +180,10 @@ void copy_bulk(const float* gmem_in, float* gmem_out, int n) {
     throw std::invalid_argument("copy_bulk: n must be a positive multiple of 4 (" + std::to_string(n) + ")");
   }
   require_hopper("copy_bulk");
-  // A block for every kBlockTiles tiles. Many short blocks, not as many long ones as the GPU
-  // runs at once: a new block's first copies go out while the blocks ending beside it store
-  // their last tiles, which kept about 3 points more of cudaMemcpy's bandwidth on the H100.
+  // A block for every kBlockTiles tiles: many short blocks, not as many long ones as the GPU
+  // runs at once, which made about 2 points more of cudaMemcpy's bandwidth on the H100
+  // (likely because a new block's first copies go out while the blocks beside it store
+  // their last tiles).
   const std::size_t shared_bytes = sizeof(float) * kStages * kBulkTile;
   const dim3 grid(static_cast<unsigned>(tiles_of(tiles_of(n, kBulkTile), kBlockTiles)));
   wb::launch(copy_bulk_kernel, grid, dim3(kThreads), shared_bytes, gmem_in, gmem_out, n);

@@ -32,6 +32,10 @@ namespace {
 
 using wb::grading::ConvolutionCheck;
 using wb::grading::Step;
+#if WB_BACKEND_SIM
+using wb::grading::tiles_of;
+using wb::grading::two_decimals;
+#endif
 
 const char* const kFile = "chapters/06_halo/halo.cu";
 
@@ -117,14 +121,6 @@ std::string figure(double value) {
   return text;
 }
 
-std::string two_decimals(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f", value);
-  return text;
-}
-
-int tiles_of(int n, int tile) { return (n + tile - 1) / tile; }
-
 // Every element of every span, halo included, reached shared memory through cp.async,
 // once, and was waited for.
 ::testing::AssertionResult spans_through_cp_async(const wb::sim::LaunchStats& stats, int n, int width, int tile) {
@@ -168,13 +164,11 @@ Overlap overlap(const wb::sim::LaunchStats& stats, int n) {
           static_cast<double>(stats.copies_in_flight_after_waits) / waits / copies_per_thread_tile};
 }
 
-constexpr int kOverlapMinTilesPerBlock = 3;
 constexpr double kMinTilesAtWaits = 1.5;
 constexpr double kMinTilesAfterWaits = 0.5;
 
 bool overlap_judged(const wb::sim::LaunchStats& stats, int n) {
-  return stats.blocks > 0 &&
-         static_cast<std::uint64_t>(tiles_of(n, ch06::kStreamTile)) >= kOverlapMinTilesPerBlock * stats.blocks;
+  return wb::grading::overlap_judged(stats, static_cast<std::uint64_t>(tiles_of(n, ch06::kStreamTile)));
 }
 
 ::testing::AssertionResult copies_overlap(const wb::sim::LaunchStats& stats, int n) {

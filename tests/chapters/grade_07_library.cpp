@@ -31,6 +31,10 @@
 namespace {
 
 using wb::grading::Step;
+#if WB_BACKEND_SIM
+using wb::grading::tiles_of;
+using wb::grading::two_decimals;
+#endif
 
 const char* const kFile = "chapters/07_library/library.cu";
 const char* const kHopperFile = "chapters/07_library/hopper.cu";
@@ -220,7 +224,6 @@ std::vector<int> sizes() {
 }
 
 #if WB_BACKEND_SIM
-int tiles_of(int n, int tile) { return (n + tile - 1) / tile; }
 
 // Bytes of input the spans' copies read: the part of each span inside [0, n).
 std::uint64_t span_bytes(int n) {
@@ -234,13 +237,6 @@ std::uint64_t span_bytes(int n) {
   return bytes;
 }
 
-std::string two_decimals(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f", value);
-  return text;
-}
-
-constexpr int kOverlapMinTilesPerBlock = 3;
 constexpr double kMinStagesAtWaits = 1.5;
 
 ::testing::AssertionResult pipelined(const wb::sim::LaunchStats& stats, int n) {
@@ -273,8 +269,8 @@ constexpr double kMinStagesAtWaits = 1.5;
            << " cuda::memcpy_async calls came with no stage acquired (after a producer_commit(), before "
               "the next producer_acquire()): is producer_commit() before the copies?";
   }
-  const bool judged = stats.blocks > 0 && static_cast<std::uint64_t>(tiles_of(n, ch07::kStreamTile)) >=
-                                              kOverlapMinTilesPerBlock * stats.blocks;
+  const bool judged =
+      wb::grading::overlap_judged(stats, static_cast<std::uint64_t>(tiles_of(n, ch07::kStreamTile)));
   const double at_waits =
       static_cast<double>(stats.pipeline_stages_at_waits) / static_cast<double>(stats.pipeline_waits);
   if (judged && at_waits < kMinStagesAtWaits) {
@@ -352,7 +348,7 @@ std::string explain_barrier_reads(const std::vector<float>& output, const std::v
   }
   const double in_flight =
       static_cast<double>(stats.bulk_copies_in_flight_at_issue) / static_cast<double>(stats.bulk_copies);
-  if (tiles >= kOverlapMinTilesPerBlock * stats.blocks && in_flight < kMinStagesAtWaits) {
+  if (wb::grading::overlap_judged(stats, tiles) && in_flight < kMinStagesAtWaits) {
     return ::testing::AssertionFailure()
            << "each bulk copy went out with " << two_decimals(in_flight)
            << " tiles in flight on average, itself included: the copies and the stores take turns. Each "

@@ -28,17 +28,23 @@ using SimMbarrier = sim_test::SimTest;
 constexpr int kThreads = 64;
 constexpr int kFloats = 256;
 
+// Thread 0 initialises `full` for one arrival a phase and makes it visible to the copies'
+// proxy; the barrier then orders that before every thread's use.
+__device__ void init_for_one_producer(Barrier& full) {
+  if (threadIdx.x == 0) {
+    init(&full, 1);
+    cde::fence_proxy_async_shared_cta();
+  }
+  __syncthreads();
+}
+
 // Thread 0 copies in[0, count) with one bulk copy expecting `expected_bytes`; every thread
 // reads the tile after the wait (out[i]).
 __global__ void bulk_copy_tile(const float* in, float* out, int count, int expected_bytes) {
   __shared__ __align__(16) float smem_tile[kFloats];
   WB_SHARED_LIBRARY_STATE
   __shared__ Barrier full;
-  if (threadIdx.x == 0) {
-    init(&full, 1);
-    cde::fence_proxy_async_shared_cta();
-  }
-  __syncthreads();
+  init_for_one_producer(full);
   if (threadIdx.x == 0) {
     cuda::device::memcpy_async_tx(smem_tile, in, cuda::aligned_size_t<16>(sizeof(float) * count), full);
     (void)cuda::device::barrier_arrive_tx(full, 1, expected_bytes);
@@ -96,11 +102,7 @@ __global__ void tensor_copy_box(const __grid_constant__ CUtensorMap tensor_map, 
   __shared__ __align__(1024) float smem_box[kBoxRows * kBoxCols];
   WB_SHARED_LIBRARY_STATE
   __shared__ Barrier full;
-  if (threadIdx.x == 0) {
-    init(&full, 1);
-    cde::fence_proxy_async_shared_cta();
-  }
-  __syncthreads();
+  init_for_one_producer(full);
   if (threadIdx.x == 0) {
     cde::cp_async_bulk_tensor_2d_global_to_shared(smem_box, &tensor_map, row, col, full);
     (void)cuda::device::barrier_arrive_tx(full, 1, sizeof(smem_box));

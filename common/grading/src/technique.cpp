@@ -129,6 +129,16 @@ void judge_technique(const std::function<::testing::AssertionResult(const sim::L
   }
   if (on_success) on_success(stats);
 }
+bool overlap_judged(const sim::LaunchStats& stats, std::uint64_t tiles) {
+  constexpr std::uint64_t kMinTilesPerBlock = 3;
+  return stats.blocks > 0 && tiles >= kMinTilesPerBlock * stats.blocks;
+}
+
+std::string two_decimals(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", value);
+  return text;
+}
 #endif
 
 }  // namespace wb::grading

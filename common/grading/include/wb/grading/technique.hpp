@@ -43,6 +43,17 @@ void judge_technique(const std::function<::testing::AssertionResult(const sim::L
                      const std::function<void(const sim::LaunchStats&)>& on_success, const sim::LaunchStats& stats,
                      const std::string& where, const Step& step);
 
+// Tiles of `tile` elements that cover `n` elements, the last one possibly partial.
+inline int tiles_of(int n, int tile) { return (n + tile - 1) / tile; }
+
+// Whether a launch streaming `tiles` tiles gave its blocks enough of them (3 or more
+// each, on average) for the overlap of copies and work to be judged: with fewer, a
+// block's first and last tiles, which nothing can overlap, decide its averages.
+bool overlap_judged(const sim::LaunchStats& stats, std::uint64_t tiles);
+
+// "1.75": an average measured by the simulator, for a message.
+std::string two_decimals(double value);
+
 // "The simulator noticed: ..." lines for the launch's warnings, or "" if none: a
 // failure message carries them, so that they are never lost on a stderr that
 // WB_SIM_QUIET silences.
