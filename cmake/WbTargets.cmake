@@ -31,10 +31,15 @@ endfunction()
 # sanitizer's runtime is never linked. No loop vectorisation there: a GPU thread's
 # four 4-byte loads must reach the simulator as four 4-byte loads, not one 16-byte one,
 # or the warp-request counters would count what g++ made of the loop.
+# Line tables in every build type: the simulator names the line of a faulty access by
+# asking addr2line about its code address (common/sim/src/code_location.cpp), so a
+# Release or MinSizeRel build, which CMake compiles without -g, would name none. Debug
+# and RelWithDebInfo have -g already.
 function(wb_instrument_kernels target backend)
   if(backend STREQUAL "sim")
     target_compile_options(${target} PRIVATE
-      $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread -fno-tree-vectorize -fno-tree-slp-vectorize>)
+      $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread -fno-tree-vectorize -fno-tree-slp-vectorize>
+      $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<NOT:$<CONFIG:Debug,RelWithDebInfo>>>:-g>)
   endif()
 endfunction()
 

@@ -102,8 +102,8 @@ __global__ void convolve_double_buffered_kernel(const float* gmem_in, const floa
   __shared__ float smem_weights[kWidth];                          // (5)
 
   const int tiles = tiles_of(n, kStreamTile);
-  // TODO(step 2): put the block's first tile (blockIdx.x) in flight in smem_span[0] and load the weights;
-  // then for each of the block's tiles (tile = blockIdx.x, blockIdx.x + gridDim.x, ...): put the next
+  // TODO(step 2): put the block's first tile (blockIdx.x) in flight in smem_span[0] and commit it, a group
+  // of its own, then load the weights; then for each of the block's tiles (tile = blockIdx.x, blockIdx.x + gridDim.x, ...): put the next
   // tile's span in flight in the other buffer, commit (in every iteration, an empty group when there is
   // no next tile, so that the wait means the same each time), wait for this tile only (the next may travel),
   // let the block see it, convolve it with convolve_stream_tile<kWidth>, and keep its buffer from being

@@ -81,7 +81,7 @@ while IFS="$tab" read -r number folder sim_grader cuda_grader learner_dir soluti
     status=1
     continue
   fi
-  while IFS="$tab" read -r test sim_status title; do
+  while IFS="$tab" read -r test sim_status title _seconds; do
     step=$(echo "$title" | sed -n 's/^step \([0-9][0-9]*\):.*/\1/p')
     label=${title#step }
     untouched=$(echo "$states" | awk -v s="$step" '$1 == s { print $2 }')

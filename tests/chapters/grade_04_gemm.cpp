@@ -13,6 +13,7 @@
 // seconds on 2 cores); the seed's 2048x2048x256 runs on the GPU backend only.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -171,9 +172,19 @@ double tiles_in_flight_at_waits(const wb::sim::LaunchStats& stats, const GemmSha
   return per_wait / copies_per_tile;
 }
 
-// Judged where the loop is long enough for the ends not to dominate: over 8 k-tiles and
-// the wait after the loop, a 3-stage pipeline averages 1.67 tiles, a pipeline serialised
-// by wait<0> 1.0.
+// Tiles in flight at the waits of a correct pipeline of kStages stages over `k_tiles`
+// k-tiles, on average: the wait of iteration t finds min(kStages - 1, k_tiles - t) (its
+// own tile and those issued behind it), and the wait after the loop finds none. For 3
+// stages that is (2T - 1) / (T + 1): 1.67 over 8 k-tiles. The book quotes this formula.
+double pipelined_tiles_at_waits(int k_tiles) {
+  double found = 0.0;
+  for (int t = 0; t < k_tiles; ++t) found += std::min(ch04::kStages - 1, k_tiles - t);
+  return found / (k_tiles + 1);
+}
+
+// Judged where the loop is long enough for the ends not to dominate (8 k-tiles or more,
+// where the correct pipeline finds 1.67 or more); a pipeline serialised by wait<0> finds
+// 1.0 or fewer.
 constexpr int kOverlapMinKTiles = 8;
 constexpr double kOverlapMinTiles = 1.5;
 
@@ -184,10 +195,13 @@ constexpr double kOverlapMinTiles = 1.5;
   return ::testing::AssertionFailure()
          << "the waits found " << figure(tiles) << " tiles in flight on average ("
          << stats.copies_in_flight_at_waits << " copies over " << stats.waits
-         << " waits); a pipeline of " << ch04::kStages << " stages keeps the next tile in flight while "
-         << "one is computed, so each wait should find about 2 (at least " << kOverlapMinTiles
-         << " over " << k_tiles_of(shape) << " k-tiles). A wait<0> lands every copy, the next tile's "
-         << "too, and serialises the pipeline: wait with wb::cp_async_wait<kStages - 2>().";
+         << " waits); a pipeline of " << ch04::kStages << " stages keeps the next tiles in flight while "
+         << "one is computed: each wait of the loop finds " << ch04::kStages - 1
+         << " but the last ones, and the wait after the loop none, "
+         << figure(pipelined_tiles_at_waits(k_tiles_of(shape))) << " on average over these "
+         << k_tiles_of(shape) << " k-tiles (at least " << kOverlapMinTiles << " is asked). A wait<0> lands "
+         << "every copy, the next tile's too, and serialises the pipeline: wait with "
+         << "wb::cp_async_wait<kStages - 2>().";
 }
 
 // Shared-load requests of a warp for each 32 elements of C and each k: 2 when every FMA

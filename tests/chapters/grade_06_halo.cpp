@@ -103,6 +103,20 @@ const std::string kInFlightCause =
     "every group but the newest, which is the next tile's. Read this tile's buffer, smem_span[buffer], "
     "refill the other, smem_span[buffer ^ 1], and wait before the barrier and the reads.";
 
+// The two ways a double buffer's groups come out one short, each recognised by where the
+// outputs read in flight lie (wb/grading/convolution.hpp).
+const std::string kFirstTileInFlightCause =
+    "only each block's first tile was read while its copies were in flight, and waits waited for nothing: "
+    "the first tile's copies, issued before the loop, were not committed there, so they joined the next "
+    "tile's group in the first iteration, and wb::cp_async_wait<1>() let that one group travel on. Commit "
+    "the first tile as a group of its own before the loop (wb::cp_async_commit() after its "
+    "load_span_async).";
+const std::string kLastTileInFlightCause =
+    "only each block's last tile was read while its copies were in flight: in the last iteration no group "
+    "was committed after this tile's, so wb::cp_async_wait<1>() let this tile's group, the newest, travel "
+    "on. Commit in every iteration, an empty group when there is no next tile (the commit outside the "
+    "`if`), so that wait<1> always means 'all but the next tile'.";
+
 ConvolutionCheck convolution_check(const Step& step, void (*convolve)(const float*, const float*, float*, int),
                                    int n, int width, int tile) {
   ConvolutionCheck check;
@@ -212,6 +226,8 @@ TEST_F(Chapter6Halo, Step2SeveralTilesABlockDoubleBuffered) {
     ConvolutionCheck check =
         convolution_check(kStep2, ch06::convolve_double_buffered, n, ch06::kWidth, ch06::kStreamTile);
     check.in_flight_cause = kInFlightCause;
+    check.first_tile_in_flight_cause = kFirstTileInFlightCause;
+    check.last_tile_in_flight_cause = kLastTileInFlightCause;
 #if WB_BACKEND_SIM
     check.technique = [n](const wb::sim::LaunchStats& stats) {
       ::testing::AssertionResult technique = spans_through_cp_async(stats, n, ch06::kWidth, ch06::kStreamTile);
@@ -252,6 +268,8 @@ void check_width() {
   wb::grading::check_convolution_sizes(list, [&](int n) {
     ConvolutionCheck check = convolution_check(kStep3, ch06::convolve_width<Width>, n, Width, ch06::kStreamTile);
     check.in_flight_cause = kInFlightCause;
+    check.first_tile_in_flight_cause = kFirstTileInFlightCause;
+    check.last_tile_in_flight_cause = kLastTileInFlightCause;
     check.note = note;
 #if WB_BACKEND_SIM
     check.technique = [n](const wb::sim::LaunchStats& stats) {

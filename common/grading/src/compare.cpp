@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
-#include <unordered_map>
+#include <utility>
 
 #include "wb/poison.hpp"
 
@@ -217,37 +217,45 @@ template <class T>
                                          << expected.size() << " expected, shape " << shape.rows
                                          << "x" << shape.cols;
   }
-  // Where each input value lives, to trace a misplaced value back to its origin.
-  std::unordered_map<typename poison::Traits<T>::Bits, std::size_t> input_index;
-  ArrayShape input_shape = options.input_shape.rows > 0 ? options.input_shape : shape;
-  if (options.input != nullptr) {
-    for (std::size_t i = 0; i < options.input->size(); ++i) {
-      input_index.emplace(poison::bits((*options.input)[i]), i);
-    }
-  }
-
   std::vector<Wrong> wrongs;
-  std::map<Kind, std::size_t> kinds;
   const Tolerance& tol = options.tolerance;
   for (std::size_t i = 0; i < count; ++i) {
     const double e = expected[i];
     const double a = as_double(actual[i]);
     const double allowed = tol.relative * std::max(std::abs(e), tol.scale) + tol.absolute;
     if (!std::isnan(a) && std::abs(a - e) <= allowed) continue;
-    Wrong wrong{static_cast<int>(i % shape.rows), static_cast<int>(i / shape.rows), e,
-                text(actual[i]), std::isnan(a), classify(actual[i])};
-    if (wrong.kind == Kind::wrong && options.input != nullptr) {
-      auto found = input_index.find(poison::bits(actual[i]));
-      if (found != input_index.end()) {
-        wrong.kind = Kind::from_input;
-        wrong.source_row = static_cast<int>(found->second % input_shape.rows);
-        wrong.source_col = static_cast<int>(found->second / input_shape.rows);
-      }
-    }
-    kinds[wrong.kind]++;
-    wrongs.push_back(wrong);
+    wrongs.push_back(Wrong{static_cast<int>(i % shape.rows), static_cast<int>(i / shape.rows), e,
+                           text(actual[i]), std::isnan(a), classify(actual[i])});
   }
   if (wrongs.empty()) return ::testing::AssertionSuccess();
+
+  // A wrong value that some input element holds was misplaced: trace it back to its
+  // origin. The index of the input is made only here, for a failing output (made for
+  // every check, it cost seconds a step at the GPU's sizes).
+  const bool any_plain_wrong =
+      std::any_of(wrongs.begin(), wrongs.end(), [](const Wrong& w) { return w.kind == Kind::wrong; });
+  if (any_plain_wrong && options.input != nullptr) {
+    using Bits = typename poison::Traits<T>::Bits;
+    const std::vector<T>& input = *options.input;
+    std::vector<std::pair<Bits, std::size_t>> input_index(input.size());
+    for (std::size_t i = 0; i < input.size(); ++i) input_index[i] = {poison::bits(input[i]), i};
+    // Sorted by value, then position: the first element holding a value is the one named.
+    std::sort(input_index.begin(), input_index.end());
+    const ArrayShape input_shape = options.input_shape.rows > 0 ? options.input_shape : shape;
+    for (Wrong& wrong : wrongs) {
+      if (wrong.kind != Kind::wrong) continue;
+      const std::size_t at = static_cast<std::size_t>(wrong.col) * shape.rows + static_cast<std::size_t>(wrong.row);
+      const Bits bits = poison::bits(actual[at]);
+      const auto found = std::lower_bound(input_index.begin(), input_index.end(), std::make_pair(bits, std::size_t{0}));
+      if (found == input_index.end() || found->first != bits) continue;
+      wrong.kind = Kind::from_input;
+      wrong.source_row = static_cast<int>(found->second % input_shape.rows);
+      wrong.source_col = static_cast<int>(found->second / input_shape.rows);
+    }
+  }
+  std::map<Kind, std::size_t> kinds;
+  for (const Wrong& wrong : wrongs) kinds[wrong.kind]++;
+
 
   std::ostringstream report;
   report << wrongs.size() << " of " << count << " elements are wrong (array " << shape.rows

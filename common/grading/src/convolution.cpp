@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <set>
 
 #include "wb/grading/compare.hpp"
 #include "wb/grading/guarded_buffer.hpp"
@@ -25,9 +27,11 @@ std::string plural(int count, const char* one, const char* many) {
 // of the wrong outputs in their tiles and in the array, and what their values are.
 class Diagnosis {
  public:
+  // `blocks`: the launch's grid, where the simulator tells it (0: unknown).
   Diagnosis(const ConvolutionCheck& check, const std::vector<float>& input, const std::vector<float>& weights,
-            const std::vector<float>& output, const std::vector<double>& reference, double allowed)
-      : check_(check), input_(input), weights_(weights), output_(output), allowed_(allowed) {
+            const std::vector<float>& output, const std::vector<double>& reference, double allowed,
+            std::uint64_t blocks)
+      : check_(check), input_(input), weights_(weights), output_(output), allowed_(allowed), blocks_(blocks) {
     for (std::size_t i = 0; i < output.size(); ++i) {
       if (!close(output[i], reference[i])) wrong_.push_back(static_cast<int>(i));
     }
@@ -40,7 +44,10 @@ class Diagnosis {
     const bool any_in_flight = std::any_of(wrong_.begin(), wrong_.end(), [&](int i) {
       return poison::matches(output_[static_cast<std::size_t>(i)], poison::Kind::in_flight);
     });
-    if (any_in_flight && !check_.in_flight_cause.empty()) return check_.in_flight_cause;
+    if (any_in_flight) {
+      if (const std::string streamed = in_flight_in_first_or_last_tiles(); !streamed.empty()) return streamed;
+      if (!check_.in_flight_cause.empty()) return check_.in_flight_cause;
+    }
 
     const auto at_array_end = [&](int i) { return i < halo || i >= n - halo; };
     const auto at_tile_edge = [&](int i) { return i % tile < halo || i % tile >= tile - halo; };
@@ -137,6 +144,31 @@ class Diagnosis {
     }
     return true;
   }
+  // Where block b walks the tiles b, b + blocks, ...: the first or the last tile of every
+  // block that has two or more, when the outputs read in flight lie in exactly those.
+  std::string in_flight_in_first_or_last_tiles() const {
+    const int tiles = (check_.n + check_.tile - 1) / check_.tile;
+    const int blocks = static_cast<int>(blocks_);
+    if (blocks <= 0 || tiles < 2 * blocks) return "";
+    std::set<int> in_flight_tiles;
+    for (int i : wrong_) {
+      if (poison::matches(output_[static_cast<std::size_t>(i)], poison::Kind::in_flight)) {
+        in_flight_tiles.insert(i / check_.tile);
+      }
+    }
+    std::set<int> firsts, lasts;
+    for (int b = 0; b < blocks && b < tiles; ++b) {
+      firsts.insert(b);
+      lasts.insert(b + (tiles - 1 - b) / blocks * blocks);
+    }
+    const auto within = [&](const std::set<int>& allowed) {
+      return std::all_of(in_flight_tiles.begin(), in_flight_tiles.end(), [&](int t) { return allowed.count(t) > 0; });
+    };
+    if (!check_.first_tile_in_flight_cause.empty() && within(firsts)) return check_.first_tile_in_flight_cause;
+    if (!check_.last_tile_in_flight_cause.empty() && within(lasts)) return check_.last_tile_in_flight_cause;
+    return "";
+  }
+
   std::string last_partial_tile_unwritten() const {
     const int n = check_.n, tile = check_.tile;
     const int whole = n / tile * tile;
@@ -156,6 +188,7 @@ class Diagnosis {
   const std::vector<float>& weights_;
   const std::vector<float>& output_;
   double allowed_;
+  std::uint64_t blocks_;
   std::vector<int> wrong_;
 };
 
@@ -204,8 +237,10 @@ void check_convolution(const ConvolutionCheck& check, const std::string& configu
 #if WB_BACKEND_SIM
   const sim::LaunchStats stats = sim::last_launch_stats();
   const std::string notes = simulator_notes(stats);
+  const std::uint64_t launched_blocks = stats.blocks;
 #else
   const std::string notes;
+  const std::uint64_t launched_blocks = 0;
 #endif
   if (const auto guards = gmem_out.guards_intact(); !guards) {
     ADD_FAILURE() << where << guards.message() << "\n" << note << step.hint_line();
@@ -233,7 +268,7 @@ void check_convolution(const ConvolutionCheck& check, const std::string& configu
   }
   if (options.known_cause.empty()) {
     options.known_cause =
-        Diagnosis(check, input, weights, output, reference, kConvolutionTolerance * weight_sum)
+        Diagnosis(check, input, weights, output, reference, kConvolutionTolerance * weight_sum, launched_blocks)
             .cause();
   }
   const ::testing::AssertionResult same = matches_reference(output, reference, {check.n, 1, check.tile, 1}, options);

@@ -6,8 +6,9 @@
 // context, or hangs, fails its own step and the other steps still report; then a short
 // table of the steps and the first failure's message in full. The exit code is 0 only
 // when every step passed (a skipped step is not a pass). `--wb-results FILE` beside it
-// also writes one line a step, `<test>\t<passed|failed|skipped|crashed>\t<title>`, for
-// `make check-all`'s table, so that no tool has to read the human report.
+// also writes one line a step, `<test>\t<passed|failed|skipped|crashed>\t<title>\t<seconds>`,
+// for `make check-all`'s table and gpu_check.sh's step times, so that no tool has to read
+// the human report.
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
@@ -203,6 +204,7 @@ struct Outcome {
   enum { passed, failed, skipped, crashed } status;
   std::string message;
   std::string output;  // what the step printed (the simulator's warnings, a printf)
+  double seconds = 0;  // the step's wall time, its process's start and end included
 };
 
 std::string describe_crash(const CrashRecord& record, const std::string& full_name,
@@ -288,21 +290,22 @@ Outcome run_isolated(const std::string& full_name, unsigned timeout_seconds,
   lseek(output_fd, 0, SEEK_SET);
   const std::string output = read_all(output_fd);
   close(output_fd);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!verdict.empty() && verdict[0] == 'C' && verdict.size() >= 1 + sizeof(CrashRecord)) {
     CrashRecord record;
     std::memcpy(&record, verdict.data() + 1, sizeof record);
-    return {Outcome::crashed, describe_crash(record, full_name, program), output};
+    return {Outcome::crashed, describe_crash(record, full_name, program), output, seconds};
   }
   if (WIFSIGNALED(status) && verdict.empty()) {
     return {Outcome::crashed,
             std::string("was killed by signal ") + strsignal(WTERMSIG(status)) +
                 " without a report (out of memory? WB_STEP_MEMORY_MB bounds a step)",
-            output};
+            output, seconds};
   }
-  if (verdict.empty()) return {Outcome::crashed, "ended without a verdict", output};
-  if (verdict[0] == 'P') return {Outcome::passed, "", output};
-  if (verdict[0] == 'S') return {Outcome::skipped, verdict.substr(1), output};
-  return {Outcome::failed, verdict.substr(1), output};
+  if (verdict.empty()) return {Outcome::crashed, "ended without a verdict", output, seconds};
+  if (verdict[0] == 'P') return {Outcome::passed, "", output, seconds};
+  if (verdict[0] == 'S') return {Outcome::skipped, verdict.substr(1), output, seconds};
+  return {Outcome::failed, verdict.substr(1), output, seconds};
 }
 
 // The step's own output, indented under its line: at most a few lines of it.
@@ -347,7 +350,8 @@ int report(const char* program, const char* results_path) {
       print_output(outcome.output);
       if (results != nullptr) {
         static const char* const states[] = {"passed", "failed", "skipped", "crashed"};
-        std::fprintf(results, "%s\t%s\t%s\n", name.c_str(), states[outcome.status], title.c_str());
+        std::fprintf(results, "%s\t%s\t%s\t%.2f\n", name.c_str(), states[outcome.status], title.c_str(),
+                     outcome.seconds);
         std::fflush(results);  // the next step's child must not inherit unwritten lines
       }
       ++total;

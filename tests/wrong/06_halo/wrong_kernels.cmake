@@ -102,6 +102,20 @@ wb_wrong_kernel(serialised_by_wait_0
   REPLACE "    wb::cp_async_wait<0>();  // this tile's group has landed"
   EXPECT "step 2.*the waits found 1.00 tiles in flight and left 0.00 travelling.*a wb::cp_async_wait<0>\\(\\) lands the next one too and serialises the copies and the arithmetic")
 
+# The first tile loaded before the loop but not committed there: its copies join the
+# next tile's group, and the first wait<1> of each block waits for nothing.
+wb_wrong_kernel(first_tile_not_committed
+  FIND "  load_span_async<kStreamTile, kHalo>(smem_span[0], gmem_in, n, blockIdx.x * kStreamTile);\n  wb::cp_async_commit();\n"
+  REPLACE "  load_span_async<kStreamTile, kHalo>(smem_span[0], gmem_in, n, blockIdx.x * kStreamTile);\n"
+  EXPECT "step 2.*Likely cause: only each block's first tile was read while its copies were in flight.*Commit the first tile as a group of its own before the loop")
+
+# The commit inside `if (next_tile < tiles)`: the last iteration commits nothing, and its
+# wait<1> lets the last tile's group travel on.
+wb_wrong_kernel(commit_only_when_a_next_tile_exists
+  FIND "      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n"
+  REPLACE "      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n      wb::cp_async_commit();\n    }\n"
+  EXPECT "step 2.*Likely cause: only each block's last tile was read while its copies were in flight.*Commit in every iteration, an empty group")
+
 # The next tile issued after this tile's arithmetic: one group in flight at a time.
 wb_wrong_kernel(next_tile_loaded_after_the_arithmetic
   FIND "    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n    wb::cp_async_wait<1>();  // this tile's group has landed; the next one's may still travel\n    __syncthreads();         // everyone's copies of this tile, and the weights, visible to all\n    convolve_stream_tile<kWidth>(smem_span[buffer], smem_weights, gmem_out, n, tile * kStreamTile);\n    __syncthreads();  // everyone has read this buffer before the next iteration refills it\n"

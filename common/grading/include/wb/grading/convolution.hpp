@@ -38,6 +38,14 @@ struct ConvolutionCheck {
   // The likely cause when outputs hold the poison of a copy still in flight, in the
   // step's words (a buffer index, a wait); empty: the generic one.
   std::string in_flight_cause;
+  // For a grid whose block b walks the tiles b, b + gridDim.x, ... (steps that stream
+  // several tiles a block): the cause when the in-flight outputs lie in each block's
+  // first tile only (its copies joined the next tile's group: a commit missing before
+  // the loop), and when they lie in each block's last tile only (no group committed in
+  // the last iteration, so the wait let the last tile's group travel on). Empty: not
+  // named. Recognised in the simulator, which knows the grid and poisons copies in flight.
+  std::string first_tile_in_flight_cause;
+  std::string last_tile_in_flight_cause;
 #if WB_BACKEND_SIM
   std::function<::testing::AssertionResult(const sim::LaunchStats&)> technique;
   std::function<void(const sim::LaunchStats&)> on_success;
