@@ -11,6 +11,9 @@ Fails (exit 1), naming the page and the problem, when a page:
   - has a code block, sample or table wider than its box, whose line ends would hide
     behind a scroll bar;
   - shows markup as text (an escaped <tt> in a table of contents, say);
+  - has a figure with a label cut at its edge, or drawn so small that its labels cannot
+    be read without a link under it that opens it at full size;
+  - has a sidebar entry cut off at the sidebar's edge;
 and when the front page's sidebar does not list every page of book/ (--pages), served
 or opened as a file.
 Folded parts (<details>) are opened before the checks, so that what they hide is
@@ -202,6 +205,48 @@ PROBLEMS = """
       problems.push('a figure did not load: ' + figure.getAttribute('data'));
     else if (figure.getBoundingClientRect().width < 10)
       problems.push('a figure has no width: ' + figure.getAttribute('data'));
+  }
+  // Figures: every label inside the drawing, and drawn no smaller than a reader can read.
+  for (const figure of document.querySelectorAll('object')) {
+    const svg = figure.contentDocument && figure.contentDocument.documentElement;
+    if (!svg || svg.nodeName.toLowerCase() !== 'svg' || figure.closest('details:not([open])')) continue;
+    const name = figure.getAttribute('data');
+    const box = svg.viewBox && svg.viewBox.baseVal;
+    const width = box && box.width ? box.width : svg.getBBox().width;
+    const height = box && box.height ? box.height : svg.getBBox().height;
+    let smallest = Infinity;
+    for (const label of svg.querySelectorAll('text')) {
+      const size = parseFloat(getComputedStyle(label).fontSize);
+      if (size) smallest = Math.min(smallest, size);
+      const extent = label.getBBox();
+      if (extent.x < -0.5 || extent.x + extent.width > width + 0.5 ||
+          extent.y < -0.5 || extent.y + extent.height > height + 0.5)
+        problems.push('a label of ' + name + ' is cut at its edge: "' + label.textContent.slice(0, 60) + '"');
+    }
+    // Drawn smaller than readable (8.5 px), it needs a link that opens it at full size,
+    // right under it; at full size, every label must be readable.
+    const scale = figure.getBoundingClientRect().width / width;
+    const holder = figure.closest('div.image') || figure;
+    const after = holder.nextElementSibling;
+    const full_size = after && Array.from(after.querySelectorAll('a')).some(
+        link => (link.getAttribute('href') || '') === name);
+    // (7 px: the numbers inside a figure's cells; the drawing opened on its own zooms.)
+    if (smallest < 7)
+      problems.push(name + ' has labels ' + smallest + ' px high even at full size: too small to read');
+    else if (smallest * scale < 8.5 && !full_size)
+      problems.push(name + ' is drawn at ' + Math.round(scale * 100) + '% of its size, so its smallest ' +
+                    'labels are ' + (smallest * scale).toFixed(1) + ' px high, and no link under it ' +
+                    'opens it at full size');
+  }
+  // The sidebar: an entry cut off behind a scroll bar cannot be read.
+  const tree = document.getElementById('nav-tree');
+  if (tree) {
+    for (const link of tree.querySelectorAll('a')) {
+      const item = link.getBoundingClientRect(), frame = tree.getBoundingClientRect();
+      if (item.width > 0 && item.right > frame.right + 1)
+        problems.push('the sidebar entry "' + link.innerText.trim().slice(0, 60) + '" is cut off at the ' +
+                      'edge of the sidebar (' + Math.round(item.right - frame.right) + ' px hidden)');
+    }
   }
   // Anything that scrolls sideways inside the page (a code block, a sample, a table's
   // body) hides the ends of its lines: the reader must see them without scrolling.

@@ -15,7 +15,9 @@ Fails (exit 1), listing every problem, when:
     several paragraphs into one per paragraph, each folded under "Details" (a page
     folds those with \\htmlonly[block]<details>...\\endhtmlonly instead);
   - a sample report that the build captured (--samples) shows on no page: a page that
-    pulls one in with \\includedoc must show its text.
+    pulls one in with \\includedoc must show its text;
+  - the front page's set-up block (index.md) is not the README's (--readme), line for
+    line, or its "How you work through a chapter" leaves out a learner's tool.
 Standard library only: CI installs python3 and nothing else for it.
 """
 
@@ -91,12 +93,49 @@ def page_id(markdown_path):
     return match.group(1)
 
 
+def first_code_block(markdown):
+    """The lines of the first ```sh block of a Markdown text, stripped."""
+    match = re.search(r"^```sh\n(.*?)^```", markdown, re.S | re.M)
+    return [line.strip() for line in match.group(1).splitlines()] if match else []
+
+
+# What the front page's "How you work through a chapter" must name: the learner's tools.
+WORKING_TOOLS = ("make check-chapter", "make check-all", "make reset-chapter", "WB_HINTS=1")
+
+
+def front_page_agrees_with_readme(readme_path, pages):
+    problems = []
+    index_path = next((page for page in pages if os.path.basename(page) == "index.md"), None)
+    if index_path is None:
+        return ["no index.md among the pages"]
+    with open(readme_path, encoding="utf-8") as readme, open(index_path, encoding="utf-8") as index:
+        readme_text, index_text = readme.read(), index.read()
+    readme_lines, index_lines = first_code_block(readme_text), first_code_block(index_text)
+    if not readme_lines:
+        problems.append("README.md: no set-up block (```sh) found")
+    for line in readme_lines:
+        if line not in index_lines:
+            problems.append(f"index.md: the set-up block lacks the README's line: {line}")
+    for line in index_lines:
+        if line not in readme_lines:
+            problems.append(f"index.md: the set-up block has a line the README's lacks: {line}")
+    section = re.search(r"^## How you work through a chapter\n(.*?)(?=^## )", index_text, re.S | re.M)
+    if section is None:
+        problems.append("index.md: no section 'How you work through a chapter'")
+    else:
+        for tool in WORKING_TOOLS:
+            if tool not in section.group(1):
+                problems.append(f"index.md: 'How you work through a chapter' does not name {tool}")
+    return problems
+
+
 def main():
     arguments = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     arguments.add_argument("html")
     arguments.add_argument("--pages", nargs="+", required=True)
     arguments.add_argument("--figures", nargs="*", default=[])
     arguments.add_argument("--samples", nargs="*", default=[])
+    arguments.add_argument("--readme", help="the README, whose set-up the front page must repeat")
     options = arguments.parse_args()
     root = os.path.realpath(options.html)
     if not os.path.isfile(os.path.join(root, "index.html")):
@@ -113,6 +152,11 @@ def main():
                 with open(path, encoding="utf-8") as page:
                     parser.feed(page.read())
                 parsed[path] = parser
+
+    # The front page and the README tell the same set-up, and the front page's way
+    # through a chapter names every tool a learner uses.
+    if options.readme:
+        problems += front_page_agrees_with_readme(options.readme, options.pages)
 
     # Every page of book/ was made.
     for markdown in options.pages:

@@ -12,14 +12,15 @@
 //
 // Host-only C++: it includes wb/layout.hpp, which compiles without CUDA, and the
 // chapters' headers for their tile shapes.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "copy.hpp"       // chapters/01_copy: the tile and thread-layout shapes
@@ -58,10 +59,9 @@ std::string number(double value) {
 
 class Svg {
  public:
-  Svg(double width, double height) : width_(width), height_(height) {
-    // A white page, so that the figure reads the same in a light and a dark theme.
-    rect(0, 0, width, height, "#ffffff");
-  }
+  // A white page under the drawing (save() adds it), so that the figure reads the same
+  // in a light and a dark theme.
+  Svg(double width, double height) : width_(width), height_(height) {}
 
   void rect(double x, double y, double w, double h, const std::string& fill,
             const std::string& stroke = "none", double stroke_width = 0, double opacity = 1) {
@@ -79,9 +79,18 @@ class Svg {
           << number(stroke_width) << "\"" << (dashed ? " stroke-dasharray=\"4 3\"" : "") << "/>\n";
   }
 
-  // anchor: "start", "middle" or "end"; the baseline is at y.
+  // anchor: "start", "middle" or "end"; the baseline is at y. The drawing grows to hold
+  // the text, by a generous estimate of its width, so that no label is cut at its edge
+  // (book.in_browser measures the labels as drawn).
   void text(double x, double y, const std::string& content, double size,
             const std::string& anchor = "start", bool bold = false, bool mono = false) {
+    const double estimated_width =
+        static_cast<double>(content.size()) * size * (mono ? 0.62 : 0.6) * (bold ? 1.08 : 1.0);
+    const double right = anchor == "start" ? x + estimated_width
+                         : anchor == "middle" ? x + estimated_width / 2
+                                              : x;
+    width_ = std::max(width_, right + kMargin);
+    height_ = std::max(height_, y + size / 3 + kMargin);
     body_ << "<text x=\"" << number(x) << "\" y=\"" << number(y) << "\" font-size=\"" << number(size)
           << "\" text-anchor=\"" << anchor << "\"" << (bold ? " font-weight=\"bold\"" : "")
           << (mono ? " font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\"" : "") << ">"
@@ -90,15 +99,19 @@ class Svg {
 
   void save(const std::string& path) const {
     std::ofstream out(path);
+    // The white page under everything, as large as the drawing has grown.
+    const std::string page = "<rect x=\"0\" y=\"0\" width=\"" + number(width_) + "\" height=\"" +
+                             number(height_) + "\" fill=\"#ffffff\"/>\n";
     out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << number(width_) << "\" height=\""
         << number(height_) << "\" viewBox=\"0 0 " << number(width_) << " " << number(height_)
         << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" fill=\"#222222\">\n"
-        << body_.str() << "</svg>\n";
+        << page << body_.str() << "</svg>\n";
     if (!out) throw std::runtime_error("cannot write " + path);
   }
 
  private:
+  static constexpr double kMargin = 10;  // white space kept right of and under the last label
   double width_, height_;
   std::ostringstream body_;
 };
@@ -799,17 +812,19 @@ Timeline pipeline(int k_tiles) {
 void pipeline_figure(const std::string& folder) {
   const int k_tiles = 7;
   const Timeline timeline = pipeline(k_tiles);
-  const double x0 = 150, y0 = 110, cell_w = 104, cell_h = 44;
+  const double x0 = 150, y0 = 126, cell_w = 104, cell_h = 44;
   Svg svg(x0 + k_tiles * cell_w + 30, y0 + kStages * cell_h + 150);
   svg.text(20, 26, "Chapter 4, step 3: a " + std::to_string(kStages) + "-stage pipeline over " +
                        std::to_string(k_tiles) + " k-tiles, one column per iteration",
            16, "start", true);
+  // The loop's body on two lines, so that the figure need not be wider than its columns.
   svg.text(20, 46, "iteration k: cp_async_wait<" + std::to_string(kStages - 2) + ">(); load tile k + " +
                        std::to_string(kStages - 1) + " into stage (k + " + std::to_string(kStages - 1) + ") % " +
-                       std::to_string(kStages) + "; __syncthreads(); compute stage k % " +
-                       std::to_string(kStages) + "; __syncthreads();",
+                       std::to_string(kStages) + ";",
            12, "start", false, true);
-  svg.text(20, 62, "before the loop: tiles 0 to " + std::to_string(kStages - 2) + " in flight in stages 0 to " +
+  svg.text(20, 62, "             __syncthreads(); compute stage k % " + std::to_string(kStages) + "; __syncthreads();",
+           12, "start", false, true);
+  svg.text(20, 78, "before the loop: tiles 0 to " + std::to_string(kStages - 2) + " in flight in stages 0 to " +
                        std::to_string(kStages - 2),
            12);
   for (int k = 0; k < k_tiles; ++k) {
@@ -835,16 +850,23 @@ void pipeline_figure(const std::string& folder) {
   for (int stage = 0; stage < kStages; ++stage) {
     svg.text(x0 - 10, y0 + (stage + 0.5) * cell_h + 4, "stage " + std::to_string(stage), 12, "end", true);
   }
+  // The legend names only the states some cell shows: a colour no cell uses would only
+  // puzzle the reader.
   const double legend_y = y0 + kStages * cell_h + 34;
-  const std::vector<std::pair<const char*, std::string>> legend = {
-      {"#b3de69", "read by every thread: the FMAs of this iteration"},
-      {"#fdb462", "its cp.async copies in flight, issued this iteration or earlier"},
-      {"#80b1d3", "landed, read in a later iteration"}};
-  for (std::size_t i = 0; i < legend.size(); ++i) {
-    svg.rect(20, legend_y + 20.0 * static_cast<double>(i) - 11, 14, 14, legend[i].first, "#666666", 0.5);
-    svg.text(40, legend_y + 20.0 * static_cast<double>(i), legend[i].second, 12);
+  const std::vector<std::tuple<StageState, const char*, std::string>> states = {
+      {StageState::computing, "#b3de69", "read by every thread: the FMAs of this iteration"},
+      {StageState::in_flight, "#fdb462", "its cp.async copies in flight, issued this iteration or earlier"},
+      {StageState::landed, "#80b1d3", "landed, read in a later iteration"}};
+  int legend_rows = 0;
+  for (const auto& [state, colour, meaning] : states) {
+    bool shown = false;
+    for (const auto& row : timeline.state) shown |= std::find(row.begin(), row.end(), state) != row.end();
+    if (!shown) continue;
+    const double y = legend_y + 20.0 * legend_rows++;
+    svg.rect(20, y - 11, 14, 14, colour, "#666666", 0.5);
+    svg.text(40, y, meaning, 12);
   }
-  svg.text(20, legend_y + 70,
+  svg.text(20, legend_y + 20.0 * legend_rows + 10,
            "The stage refilled in iteration k is the one computed in iteration k - 1: the barrier at the end of "
            "each iteration keeps its readers ahead of the copies.",
            11);

@@ -19,6 +19,18 @@ ctest --test-dir "$build" -j 8 2>&1 | tee "$logs/ctest.txt" | grep -E "tests pas
 for workers in 16 64; do
   WB_SIM_THREADS=$workers ctest --test-dir "$build" -j 8 -L sim 2>&1 | grep -E "tests passed" | sed "s/^/WB_SIM_THREADS=$workers: /"
 done
+# Each reference step's time on each backend, slowest first: none may come near the step
+# limit (at most a fifth of it). The simulator's on 2 cores, as CI and small machines.
+references_sim=() references_cuda=()
+for number in 1 2 3 4 5 6 7; do
+  references_sim+=("$build/tests/grade_chapter${number}_solution_sim")
+  references_cuda+=("$build/tests/grade_chapter${number}_solution_cuda")
+done
+echo "== reference step times on the GPU"
+bash common/tools/step_times.sh 20 "${references_cuda[@]}" 2>&1 | tee "$logs/step_times_gpu.txt" | tail -4
+echo "== reference step times in the simulator, 2 cores"
+WB_SIM_THREADS=2 taskset -c 0,1 bash common/tools/step_times.sh 20 "${references_sim[@]}" 2>&1 |
+  tee "$logs/step_times_sim.txt" | tail -4
 # grade_as_learner N FOLDER FILE WRONG...: `make check-chapterN` on the untouched
 # skeleton, on each known-wrong kernel copied over it, then on the solution; the
 # skeleton is restored at the end.
@@ -53,6 +65,16 @@ grade_as_learner 6 06_halo halo.cu seed_pass_through_edges next_buffer_read_befo
 # the skeleton (restored after).
 (cd "$build" && make check-all > "$logs/check_all_skeletons.txt" 2>&1; echo "check-all on the skeletons: exit $?")
 tail -3 "$logs/check_all_skeletons.txt"
+# Every reference in place of the learner's files, check-all three times in a row: a
+# correct kernel passes every step on both backends, every time.
+mkdir -p "$logs/learner_files"
+cp -r chapters/. "$logs/learner_files/"
+cp -r solutions/. chapters/
+for run in 1 2 3; do
+  (cd "$build" && make check-all > "$logs/check_all_references_$run.txt" 2>&1; echo "check-all with the references, run $run: exit $?")
+  grep -E "steps pass" "$logs/check_all_references_$run.txt"
+done
+cp -r "$logs/learner_files/." chapters/
 tool_as_learner() {  # tool_as_learner TOOL N FOLDER FILE
   cp "chapters/$3/$4" "$logs/tool_$2.orig"
   cp "solutions/$3/$4" "chapters/$3/$4"
