@@ -30,7 +30,10 @@ endfunction()
 # simulator defines those functions itself (common/sim/src/access.cpp) and the
 # sanitizer's runtime is never linked. No loop vectorisation there: a GPU thread's
 # four 4-byte loads must reach the simulator as four 4-byte loads, not one 16-byte one,
-# or the warp-request counters would count what g++ made of the loop.
+# or the warp-request counters would count what g++ made of the loop. Nor the other
+# way round: no scalar replacement of aggregates (-fno-tree-sra), which would split
+# `float4 v = *reinterpret_cast<float4*>(p)` into four 4-byte loads of its fields where
+# nvcc emits one 16-byte load (a false bank conflict, and a step failed for it).
 # Line tables in every build type: the simulator names the line of a faulty access by
 # asking addr2line about its code address (common/sim/src/code_location.cpp), so a
 # Release or MinSizeRel build, which CMake compiles without -g, would name none. Debug
@@ -38,7 +41,7 @@ endfunction()
 function(wb_instrument_kernels target backend)
   if(backend STREQUAL "sim")
     target_compile_options(${target} PRIVATE
-      $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread -fno-tree-vectorize -fno-tree-slp-vectorize>
+      $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread -fno-tree-vectorize -fno-tree-slp-vectorize -fno-tree-sra>
       $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<NOT:$<CONFIG:Debug,RelWithDebInfo>>>:-g>)
   endif()
 endfunction()

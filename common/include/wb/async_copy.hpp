@@ -22,50 +22,44 @@
 #pragma once
 
 #include "wb/backend.hpp"
-
-#if WB_BACKEND_SIM
-// The call site travels with each call, so that the simulator's errors name the line.
-#define WB_SITE_ONLY_PARAMETERS const char *wb_file = __builtin_FILE(), int wb_line = __builtin_LINE()
-#define WB_SITE_PARAMETERS , WB_SITE_ONLY_PARAMETERS
-#define WB_SITE wb_file, wb_line
-#endif
+#include "wb/site.hpp"  // WB_SITE_PARAMETERS, WB_SIM_INLINE
 
 namespace wb {
 
 #if WB_BACKEND_SIM
 
 template <int Bytes>
-inline void cp_async_ca(void* shared_dst, const void* global_src WB_SITE_PARAMETERS) {
+WB_SIM_INLINE void cp_async_ca(void* shared_dst, const void* global_src WB_SITE_PARAMETERS) {
   static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async.ca copies 4, 8 or 16 bytes");
   sim::cp_async(shared_dst, global_src, Bytes, Bytes, sim::CacheLevel::all, WB_SITE);
 }
 
 template <int Bytes>
-inline void cp_async_ca(void* shared_dst, const void* global_src, int src_bytes WB_SITE_PARAMETERS) {
+WB_SIM_INLINE void cp_async_ca(void* shared_dst, const void* global_src, int src_bytes WB_SITE_PARAMETERS) {
   static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async.ca copies 4, 8 or 16 bytes");
   sim::cp_async(shared_dst, global_src, Bytes, src_bytes, sim::CacheLevel::all, WB_SITE);
 }
 
-inline void cp_async_cg(void* shared_dst, const void* global_src WB_SITE_PARAMETERS) {
+WB_SIM_INLINE void cp_async_cg(void* shared_dst, const void* global_src WB_SITE_PARAMETERS) {
   sim::cp_async(shared_dst, global_src, 16, 16, sim::CacheLevel::global, WB_SITE);
 }
 
-inline void cp_async_cg(void* shared_dst, const void* global_src, int src_bytes WB_SITE_PARAMETERS) {
+WB_SIM_INLINE void cp_async_cg(void* shared_dst, const void* global_src, int src_bytes WB_SITE_PARAMETERS) {
   sim::cp_async(shared_dst, global_src, 16, src_bytes, sim::CacheLevel::global, WB_SITE);
 }
 
-inline void cp_async_commit(WB_SITE_ONLY_PARAMETERS) { sim::cp_async_commit(WB_SITE); }
+WB_SIM_INLINE void cp_async_commit(WB_SITE_ONLY_PARAMETERS) { sim::cp_async_commit(WB_SITE); }
 
 template <int PendingGroups>
-inline void cp_async_wait(WB_SITE_ONLY_PARAMETERS) {
+WB_SIM_INLINE void cp_async_wait(WB_SITE_ONLY_PARAMETERS) {
   static_assert(PendingGroups >= 0, "cp_async_wait<N> takes N >= 0");
   sim::cp_async_wait(PendingGroups, WB_SITE);
 }
 
-inline void cp_async_wait_all(WB_SITE_ONLY_PARAMETERS) { sim::cp_async_wait_all(WB_SITE); }
+WB_SIM_INLINE void cp_async_wait_all(WB_SITE_ONLY_PARAMETERS) { sim::cp_async_wait_all(WB_SITE); }
 
 template <class T>
-inline void cp_async(T* shared_dst, const T* global_src WB_SITE_PARAMETERS) {
+WB_SIM_INLINE void cp_async(T* shared_dst, const T* global_src WB_SITE_PARAMETERS) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
                 "wb::cp_async copies an element of 4, 8 or 16 bytes");
   sim::cp_async(shared_dst, global_src, sizeof(T), sizeof(T),

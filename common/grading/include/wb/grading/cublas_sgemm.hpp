@@ -57,7 +57,9 @@ struct GemmKernel {
 // (`check_target` names what to run when wrong). Returns whether every result is right.
 inline bool bench_gemms_beside_cublas(const char* variant, const GemmShape& shape,
                                       const std::vector<GemmKernel>& kernels, const char* check_target) {
-  const auto [m, n, k] = shape;
+  // Plain names, not a structured binding: a lambda below captures them, which nvcc
+  // accepts only from C++20 on for bindings.
+  const int m = shape.m, n = shape.n, k = shape.k;
   const double flops = 2.0 * m * n * static_cast<double>(k);
   const auto seed = fresh_seed();
   DeviceBuffer<float> gmem_a(std::size_t(m) * k), gmem_b(std::size_t(n) * k), gmem_c(std::size_t(m) * n),

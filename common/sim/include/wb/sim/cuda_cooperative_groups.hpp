@@ -15,7 +15,8 @@
 
 #include <cstddef>
 
-#include "wb/async_copy.hpp"  // the simulator, WB_SITE_PARAMETERS
+#include "wb/backend.hpp"  // the simulator
+#include "wb/site.hpp"     // WB_SITE_PARAMETERS, WB_SIM_INLINE
 #include "wb/sim/cuda_aligned_size.hpp"
 
 namespace cooperative_groups {
@@ -39,9 +40,8 @@ inline thread_block this_thread_block() { return thread_block{}; }
 
 inline void sync(const thread_block& group WB_SITE_PARAMETERS) { group.sync(WB_SITE); }
 
-// always_inline: the simulator takes the caller's code address as the copy's line.
 template <class Group>
-__attribute__((always_inline)) inline void memcpy_async(const Group& group, void* dst, const void* src,
+WB_SIM_INLINE void memcpy_async(const Group& group, void* dst, const void* src,
                                                         std::size_t bytes WB_SITE_PARAMETERS) {
   ::wb::sim::library_memcpy_async(dst, src, bytes, 1, static_cast<unsigned>(group.thread_rank()),
                                   static_cast<unsigned>(group.size()), nullptr, "cooperative_groups::memcpy_async",
@@ -49,7 +49,7 @@ __attribute__((always_inline)) inline void memcpy_async(const Group& group, void
 }
 
 template <class Group, std::size_t Alignment>
-__attribute__((always_inline)) inline void memcpy_async(const Group& group, void* dst, const void* src,
+WB_SIM_INLINE void memcpy_async(const Group& group, void* dst, const void* src,
                                                         const ::cuda::aligned_size_t<Alignment>& bytes
                                                             WB_SITE_PARAMETERS) {
   ::wb::sim::library_memcpy_async(dst, src, bytes.value, Alignment, static_cast<unsigned>(group.thread_rank()),

@@ -21,7 +21,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "wb/async_copy.hpp"  // the simulator, WB_SITE_PARAMETERS
+#include "wb/backend.hpp"  // the simulator
+#include "wb/site.hpp"     // WB_SITE_PARAMETERS, WB_SIM_INLINE
 #include "wb/sim/cuda_aligned_size.hpp"
 #include "wb/sim/cuda_cooperative_groups.hpp"
 #include "wb/sim/cuda_thread_scope.hpp"
@@ -73,7 +74,7 @@ pipeline<Scope> make_pipeline(const Group& group, pipeline_shared_state<Scope, S
 
 // The group's collective copy into the pipeline's acquired stage (every thread calls it).
 template <class Group, thread_scope Scope>
-__attribute__((always_inline)) inline void memcpy_async(const Group& group, void* dst, const void* src,
+WB_SIM_INLINE void memcpy_async(const Group& group, void* dst, const void* src,
                                                         std::size_t bytes, pipeline<Scope>& into WB_SITE_PARAMETERS) {
   ::wb::sim::library_memcpy_async(dst, src, bytes, 1, static_cast<unsigned>(group.thread_rank()),
                                   static_cast<unsigned>(group.size()), into.shared_state(), "cuda::memcpy_async",
@@ -81,7 +82,7 @@ __attribute__((always_inline)) inline void memcpy_async(const Group& group, void
 }
 
 template <class Group, thread_scope Scope, std::size_t Alignment>
-__attribute__((always_inline)) inline void memcpy_async(const Group& group, void* dst, const void* src,
+WB_SIM_INLINE void memcpy_async(const Group& group, void* dst, const void* src,
                                                         const aligned_size_t<Alignment>& bytes,
                                                         pipeline<Scope>& into WB_SITE_PARAMETERS) {
   ::wb::sim::library_memcpy_async(dst, src, bytes.value, Alignment, static_cast<unsigned>(group.thread_rank()),
@@ -91,13 +92,13 @@ __attribute__((always_inline)) inline void memcpy_async(const Group& group, void
 
 // One thread's own copy into the pipeline's acquired stage.
 template <thread_scope Scope>
-__attribute__((always_inline)) inline void memcpy_async(void* dst, const void* src, std::size_t bytes,
+WB_SIM_INLINE void memcpy_async(void* dst, const void* src, std::size_t bytes,
                                                         pipeline<Scope>& into WB_SITE_PARAMETERS) {
   ::wb::sim::library_memcpy_async(dst, src, bytes, 1, 0, 1, into.shared_state(), "cuda::memcpy_async", WB_SITE);
 }
 
 template <thread_scope Scope, std::size_t Alignment>
-__attribute__((always_inline)) inline void memcpy_async(void* dst, const void* src, const aligned_size_t<Alignment>& bytes,
+WB_SIM_INLINE void memcpy_async(void* dst, const void* src, const aligned_size_t<Alignment>& bytes,
                                                         pipeline<Scope>& into WB_SITE_PARAMETERS) {
   ::wb::sim::library_memcpy_async(dst, src, bytes.value, Alignment, 0, 1, into.shared_state(), "cuda::memcpy_async",
                                   WB_SITE);
