@@ -66,9 +66,11 @@ inline void __syncthreads(const char* file = __builtin_FILE(), int line = __buil
   ::wb::sim::sync_block(file, line);
 }
 
-// A load through the read-only data cache on the GPU; a plain load here.
+// A load through the read-only data cache on the GPU; a plain load here. Inlined in every
+// build type (as the vector types' make_* functions are): at -O0 a call's result stored
+// to memory would reach the simulator as no access at all, or as one of this header's.
 template <class T>
-inline T __ldg(const T* pointer) {
+inline __attribute__((always_inline)) T __ldg(const T* pointer) {
   return *pointer;
 }
 
@@ -77,6 +79,6 @@ inline T __ldg(const T* pointer) {
 // (the host's calling convention), and the simulator would count a 16-byte read of
 // shared memory as 4-byte ones.
 template <class T>
-inline void __stcs(T* pointer, const T& value) {
+inline __attribute__((always_inline)) void __stcs(T* pointer, const T& value) {
   *pointer = value;
 }

@@ -4,6 +4,8 @@
 //
 // The 3-component types are not over-aligned in CUDA (float3 is 12 bytes, aligned to
 // 4): only the 2- and 4-component ones are. double2 is 16 bytes, aligned to 16.
+// The make_* functions are inlined in every build type: at -O0 (Debug) the store of a
+// called function's result is not instrumented, and the simulator would not see it.
 // Included by cuda_shim.hpp; never include it directly.
 #pragma once
 
@@ -47,15 +49,15 @@ struct dim3 {
   constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
 };
 
-constexpr float2 make_float2(float x, float y) { return {x, y}; }
-constexpr float3 make_float3(float x, float y, float z) { return {x, y, z}; }
-constexpr float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
-constexpr int2 make_int2(int x, int y) { return {x, y}; }
-constexpr int3 make_int3(int x, int y, int z) { return {x, y, z}; }
-constexpr int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
-constexpr uint2 make_uint2(unsigned int x, unsigned int y) { return {x, y}; }
-constexpr uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) { return {x, y, z}; }
-constexpr uint4 make_uint4(unsigned int x, unsigned int y, unsigned int z, unsigned int w) {
+constexpr __attribute__((always_inline)) float2 make_float2(float x, float y) { return {x, y}; }
+constexpr __attribute__((always_inline)) float3 make_float3(float x, float y, float z) { return {x, y, z}; }
+constexpr __attribute__((always_inline)) float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
+constexpr __attribute__((always_inline)) int2 make_int2(int x, int y) { return {x, y}; }
+constexpr __attribute__((always_inline)) int3 make_int3(int x, int y, int z) { return {x, y, z}; }
+constexpr __attribute__((always_inline)) int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
+constexpr __attribute__((always_inline)) uint2 make_uint2(unsigned int x, unsigned int y) { return {x, y}; }
+constexpr __attribute__((always_inline)) uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) { return {x, y, z}; }
+constexpr __attribute__((always_inline)) uint4 make_uint4(unsigned int x, unsigned int y, unsigned int z, unsigned int w) {
   return {x, y, z, w};
 }
-constexpr double2 make_double2(double x, double y) { return {x, y}; }
+constexpr __attribute__((always_inline)) double2 make_double2(double x, double y) { return {x, y}; }
