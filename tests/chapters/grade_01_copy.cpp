@@ -24,14 +24,12 @@ namespace {
 using wb::grading::Step;
 
 // What a kernel error means in each step.
-const std::map<wb::ErrorKind, std::string> kCommonCauses = {
+const wb::grading::Causes kCommonCauses = {
     {wb::ErrorKind::destination_not_shared,
      "the shared index of a cp.async lies outside smem_tile (2048 floats, 128x16 in "
      "smem_layout): is the row or the column of the shared element computed from the "
      "global one?"},
-    {wb::ErrorKind::too_many_copies,
-     "a loop that never ends: does each loop advance its index (`row += kThreadRows`, "
-     "not `row + kThreadRows`)?"},
+    {wb::ErrorKind::too_many_copies, wb::grading::loop_without_end_cause("kThreadRows")},
     {wb::ErrorKind::shared_race,
      "a thread reads elements of smem_tile that other threads copied. A wait makes a "
      "thread's own copies visible to itself only; the elements copied by other threads "
@@ -41,28 +39,22 @@ const std::map<wb::ErrorKind, std::string> kCommonCauses = {
      "is an address cast from a byte offset?"},
 };
 
-std::map<wb::ErrorKind, std::string> causes_with(wb::ErrorKind kind, std::string cause) {
-  std::map<wb::ErrorKind, std::string> causes = kCommonCauses;
-  causes[kind] = std::move(cause);
-  return causes;
-}
-
 const Step kStep1{1, 1, "copy the tile through shared memory", "chapters/01_copy/copy.cu",
                   "each thread issues one wb::cp_async per element of its part of the tile, "
                   "waits with wb::cp_async_wait_all(), then __syncthreads() lets the block "
                   "read the whole tile",
-                  causes_with(wb::ErrorKind::source_out_of_bounds,
+                  wb::grading::causes_with(kCommonCauses, {{wb::ErrorKind::source_out_of_bounds,
                               "a global index outside the block's tile: step 1 has no partial "
                               "tiles, so a read past the array means the row (0 to 127) or "
                               "column (0 to 15) of an element leaves the tile. Does each loop "
-                              "stop at kTileRows and kTileCols, and start at thread_coord?")};
+                              "stop at kTileRows and kTileCols, and start at thread_coord?"}})};
 const Step kStep2{1, 2, "copy arrays of any shape", "chapters/01_copy/copy.cu",
                   "the same copies as in step 1, each only if its element lies inside the "
                   "array: row < valid_rows and col < valid_cols",
-                  causes_with(wb::ErrorKind::source_out_of_bounds,
+                  wb::grading::causes_with(kCommonCauses, {{wb::ErrorKind::source_out_of_bounds,
                               "the copy reads past the end of the input: is the copy missing "
                               "a bounds check (row < valid_rows, col < valid_cols) for the "
-                              "last, partial tile?")};
+                              "last, partial tile?"}})};
 
 using CopyFunction = void (*)(const float*, float*, int, int);
 

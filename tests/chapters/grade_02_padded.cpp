@@ -35,14 +35,12 @@ using wb::grading::Step;
 const char* const kFile = "chapters/02_padded/padded.cu";
 
 // What a kernel error means in each step.
-std::map<wb::ErrorKind, std::string> common_causes() {
+wb::grading::Causes common_causes() {
   return {
       {wb::ErrorKind::destination_not_shared,
        "the shared index of a cp.async lies outside smem_tile: is the shared offset computed "
        "with the global layout, or from the global row and column?"},
-      {wb::ErrorKind::too_many_copies,
-       "a loop that never ends: does each loop advance its index (`row += kThreadRows`, not "
-       "`row + kThreadRows`)?"},
+      {wb::ErrorKind::too_many_copies, wb::grading::loop_without_end_cause("kThreadRows")},
       {wb::ErrorKind::misaligned,
        "wb::cp_async copies sizeof(float) = 4 bytes: both addresses must be multiples of 4; "
        "is an address cast from a byte offset?"},
@@ -55,10 +53,8 @@ std::map<wb::ErrorKind, std::string> common_causes() {
   };
 }
 
-std::map<wb::ErrorKind, std::string> causes_with(wb::ErrorKind kind, std::string cause) {
-  std::map<wb::ErrorKind, std::string> causes = common_causes();
-  causes[kind] = std::move(cause);
-  return causes;
+wb::grading::Causes causes_with(wb::ErrorKind kind, const std::string& cause) {
+  return wb::grading::causes_with(common_causes(), {{kind, cause}});
 }
 
 const Step kStep1{2, 1, "copy through the padded tile", kFile,

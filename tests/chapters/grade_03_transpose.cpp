@@ -35,14 +35,12 @@ const char* const kBarrierCause =
     "between them: a wait makes a thread's own copies visible to itself only; the transposed "
     "read takes other threads' elements, which need a __syncthreads() after everyone's wait.";
 
-std::map<wb::ErrorKind, std::string> causes(std::string out_of_bounds) {
+wb::grading::Causes causes(std::string out_of_bounds) {
   return {
       {wb::ErrorKind::destination_not_shared,
        "the shared index of a cp.async lies outside smem_tile: is the shared offset computed "
        "with the global layout, or from the global row and column?"},
-      {wb::ErrorKind::too_many_copies,
-       "a loop that never ends: does each loop advance its index (`row += ...`, not "
-       "`row + ...`)?"},
+      {wb::ErrorKind::too_many_copies, wb::grading::loop_without_end_cause("...")},
       {wb::ErrorKind::misaligned,
        "wb::cp_async copies sizeof(float) = 4 bytes: both addresses must be multiples of 4."},
       {wb::ErrorKind::source_out_of_bounds, out_of_bounds},

@@ -47,7 +47,7 @@ std::vector<GemmShape> shapes() {
   return list;
 }
 
-std::map<wb::ErrorKind, std::string> causes(const std::string& race) {
+wb::grading::Causes causes(const std::string& race) {
   return {
       {wb::ErrorKind::destination_not_shared,
        "the shared address of a cp.async lies outside the tile: is a stage index or the shared "

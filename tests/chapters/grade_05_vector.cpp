@@ -32,22 +32,19 @@ using wb::grading::Step;
 
 const char* const kFile = "chapters/05_vector/vector.cu";
 
-const std::map<wb::ErrorKind, std::string> kCommonCauses = {
+const wb::grading::Causes kCommonCauses = {
     {wb::ErrorKind::destination_not_shared,
      "the shared address of a cp.async lies outside the tile: is the row of a vector computed "
      "as thread_coord.row instead of 2 (or 4) times it?"},
-    {wb::ErrorKind::too_many_copies,
-     "a loop that never ends: does each loop advance its index?"},
+    {wb::ErrorKind::too_many_copies, wb::grading::loop_without_end_cause()},
     {wb::ErrorKind::shared_race,
      "a thread reads elements of the tile that other threads copied, with no barrier after "
      "everyone's wait: the wait makes a thread's own copies visible to itself only."},
     {wb::ErrorKind::barrier, wb::grading::barrier_divergence_cause()},
 };
 
-std::map<wb::ErrorKind, std::string> causes_with(std::map<wb::ErrorKind, std::string> extra) {
-  std::map<wb::ErrorKind, std::string> causes = kCommonCauses;
-  for (auto& [kind, cause] : extra) causes[kind] = std::move(cause);
-  return causes;
+wb::grading::Causes causes_with(const wb::grading::Causes& extra) {
+  return wb::grading::causes_with(kCommonCauses, extra);
 }
 
 const Step kStep1{

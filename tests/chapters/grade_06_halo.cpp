@@ -47,7 +47,7 @@ std::vector<int> sizes() {
   return list;
 }
 
-std::map<wb::ErrorKind, std::string> causes(const std::string& race) {
+wb::grading::Causes causes(const std::string& race) {
   return {
       {wb::ErrorKind::source_out_of_bounds,
        "a cp.async read outside the input: the span reaches halo elements before the array's "

@@ -7,16 +7,9 @@
 #include <string>
 
 #include "wb/error.hpp"
+#include "wb/grading/causes.hpp"  // Causes, and the causes every chapter shares
 
 namespace wb::grading {
-
-// The likely cause of ErrorKind::barrier, the same in every chapter; `example` names a
-// condition of the chapter's own that a barrier must not sit under ("out_index < n").
-inline std::string barrier_divergence_cause(const std::string& example = "") {
-  return "threads wait at different __syncthreads(): keep every barrier outside any condition that differs "
-         "between the threads of a block" +
-         (example.empty() ? std::string() : " (" + example + ", say)") + ".";
-}
 
 struct Step {
   int chapter;
@@ -27,7 +20,7 @@ struct Step {
   // What this step can have got wrong when the kernel fails with a given kind of error
   // (the same out-of-bounds read is "an index outside the tile" in a step without
   // partial tiles and "a missing bounds check" in one with them).
-  std::map<ErrorKind, std::string> causes = {};
+  Causes causes = {};
 
   // "Likely cause: ...\n" for a kernel error of this kind, or "" if the step has none.
   std::string cause_line(ErrorKind kind) const {
