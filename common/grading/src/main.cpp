@@ -324,7 +324,7 @@ void print_output(const std::string& output) {
 
 int report(const char* program, const char* results_path) {
   const char* timeout_text = std::getenv("WB_STEP_TIMEOUT");
-  // The references take at most 1.6 s a step (gpu_check.sh measures it, and fails past a
+  // The references take at most about 1.5 s a step (gpu_check.sh measures it, and fails past a
   // fifth of this limit); twenty leave room for slow machines.
   const unsigned timeout = timeout_text ? static_cast<unsigned>(std::atoi(timeout_text)) : 20;
   std::printf("Steps, each in a process of its own, on the %s:\n", wb::backend_name());
