@@ -53,30 +53,26 @@ wb::grading::Causes common_causes() {
   };
 }
 
-wb::grading::Causes causes_with(wb::ErrorKind kind, const std::string& cause) {
-  return wb::grading::causes_with(common_causes(), {{kind, cause}});
-}
-
 const Step kStep1{2, 1, "copy through the padded tile", kFile,
                   "copy each element to smem_tile[smem_layout(row, col)], wait, "
                   "__syncthreads(), then store: walk the 2048 elements with "
                   "tile_layout.coord(index) (the padded layout has 2078 offsets, 30 of them "
                   "holes) and read each through smem_layout",
-                  causes_with(wb::ErrorKind::shared_race,
+                  wb::grading::causes_with(common_causes(), {{wb::ErrorKind::shared_race,
                               "a thread read an element of the tile that another thread's "
                               "cp.async wrote, with nothing between them: a wait makes a "
                               "thread's own copies visible to itself only; the others need a "
-                              "__syncthreads() after everyone's wait.")};
+                              "__syncthreads() after everyone's wait."}})};
 const Step kStep2{2, 2, "choose the padding for row reads", kFile,
                   "a warp reads the 32 columns of one row: element (row, col) is the word "
                   "row + stride * col, in bank (row + stride * col) % 32. Choose the padding "
                   "so that the 32 columns of a row land in 32 different banks",
-                  causes_with(wb::ErrorKind::shared_race,
+                  wb::grading::causes_with(common_causes(), {{wb::ErrorKind::shared_race,
                               "a warp's reads of one tile and the copies of the next tile "
                               "into the same shared floats have no barrier between them: "
                               "the __syncthreads() at the end of the loop body makes every "
                               "warp finish reading before the next tile's copies overwrite "
-                              "it.")};
+                              "it."}})};
 
 using CopyFunction = void (*)(const float*, float*, int, int);
 

@@ -159,17 +159,11 @@ TEST_F(SimRequests, WideSharedLoadsAreServedInPhases) {
 // so): g++ must keep each form one 16-byte access, as nvcc does.
 TEST_F(SimRequests, EveryWayOfWritingAVectorAccessIsOneAccessOfItsWidth) {
   wb::DeviceBuffer<float> out(kWarp);
-  const auto expect_one_16_byte_access = [](AccessKind kind, const char* form) {
-    SCOPED_TRACE(form);
-    // The fill loop's four 4-byte stores are counted too: only the loads are judged for
-    // the load forms, and the store form's request is the last of its kind.
-    const wb::sim::RequestCounts& c = counts(kind);
-    EXPECT_EQ(c.per_request(), c.ideal_per_request()) << "no bank conflict";
-  };
   wb::launch(vector_forms<VectorForm::const_value>, dim3(1), dim3(kWarp), 0, out.data());
   EXPECT_EQ(counts(AccessKind::shared_load).requests, 1u) << "const float4 v = *reinterpret_cast<const float4*>";
   EXPECT_EQ(counts(AccessKind::shared_load).per_request(), 4.0);
-  expect_one_16_byte_access(AccessKind::shared_load, "const value");
+  EXPECT_EQ(counts(AccessKind::shared_load).per_request(), counts(AccessKind::shared_load).ideal_per_request())
+      << "const float4 v = *reinterpret_cast<const float4*>: no bank conflict";
   wb::launch(vector_forms<VectorForm::value>, dim3(1), dim3(kWarp), 0, out.data());
   EXPECT_EQ(counts(AccessKind::shared_load).requests, 1u) << "float4 v = *reinterpret_cast<const float4*>";
   EXPECT_EQ(counts(AccessKind::shared_load).per_request(), 4.0);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_learner_path.sh SOURCE_DIR BINARY_DIR CMAKE
+# test_learner_path.sh SOURCE_DIR BINARY_DIR CMAKE SKELETON_CHECK
 # A learner's everyday path, off CI's own road, on a copy of the workbook (a git
 # repository of its own, as a clone is) in a temporary folder:
 #   1. chapter 1 filled in, then a build folder made fresh with the default generator
@@ -14,10 +14,8 @@
 # Skipped (77) where this checkout's chapter 1 is not the untouched skeleton, which
 # the copy needs as its committed state.
 . "$(dirname "$0")/testing.sh"
-source_dir=$1 binary_dir=$2 cmake=$3
+source_dir=$1 binary_dir=$2 cmake=$3 skeleton_check=$4
 skeleton="chapters/01_copy/copy.cu"
-skeleton_check="$binary_dir/common/tools/skeleton_check"
-[ -x "$skeleton_check" ] || skeleton_check=$(find "$binary_dir" -name skeleton_check -type f -perm -u+x | head -1)
 if ! CI= "$skeleton_check" "$source_dir/solutions/01_copy/copy.cu" "$source_dir/$skeleton" >/dev/null 2>&1; then
   echo "SKIPPED: $skeleton is no longer the untouched skeleton here"
   exit 77

@@ -256,7 +256,6 @@ template <class T>
   std::map<Kind, std::size_t> kinds;
   for (const Wrong& wrong : wrongs) kinds[wrong.kind]++;
 
-
   std::ostringstream report;
   report << wrongs.size() << " of " << count << " elements are wrong (array " << shape.rows
          << "x" << shape.cols << ", tiles " << shape.tile_rows << "x" << shape.tile_cols << ").\n";

@@ -157,7 +157,7 @@ class Diagnosis {
       }
     }
     std::set<int> firsts, lasts;
-    for (int b = 0; b < blocks && b < tiles; ++b) {
+    for (int b = 0; b < blocks; ++b) {  // every block has a tile: tiles >= 2 * blocks
       firsts.insert(b);
       lasts.insert(b + (tiles - 1 - b) / blocks * blocks);
     }

@@ -80,7 +80,7 @@ namespace device {
 // completes on `bar` (its bytes count against the phase's expected transaction bytes).
 template <class T, std::size_t Alignment>
 WB_SIM_INLINE void memcpy_async_tx(T* dst, const T* src, aligned_size_t<Alignment> size,
-                            barrier<thread_scope_block>& bar WB_SITE_PARAMETERS) {
+                                   barrier<thread_scope_block>& bar WB_SITE_PARAMETERS) {
   static_assert(Alignment >= 16, "memcpy_async_tx takes cuda::aligned_size_t<16> or more: bulk copies move 16-byte units");
   ::wb::sim::bulk_copy(dst, src, size.value, Alignment, &bar, "cuda::device::memcpy_async_tx", WB_SITE);
 }
@@ -105,19 +105,19 @@ namespace experimental {
 inline void fence_proxy_async_shared_cta(WB_SITE_ONLY_PARAMETERS) { ::wb::sim::proxy_fence(WB_SITE); }
 
 WB_SIM_INLINE void cp_async_bulk_global_to_shared(void* dst, const void* src, std::uint32_t size,
-                                           barrier<thread_scope_block>& bar WB_SITE_PARAMETERS) {
+                                                  barrier<thread_scope_block>& bar WB_SITE_PARAMETERS) {
   ::wb::sim::bulk_copy(dst, src, size, 16, &bar, "cp_async_bulk_global_to_shared", WB_SITE);
 }
 
 // cp.async.bulk.tensor.1d/2d: the box of the tensor map at the coordinates (innermost
 // first), into shared memory as the map lays it out, completing on `bar`.
 WB_SIM_INLINE void cp_async_bulk_tensor_1d_global_to_shared(void* dst, const CUtensorMap* tensor_map, int c0,
-                                                     barrier<thread_scope_block>& bar WB_SITE_PARAMETERS) {
+                                                            barrier<thread_scope_block>& bar WB_SITE_PARAMETERS) {
   const int coords[] = {c0};
   ::wb::sim::tensor_copy(dst, tensor_map->opaque[1], coords, 1, &bar, WB_SITE);
 }
 WB_SIM_INLINE void cp_async_bulk_tensor_2d_global_to_shared(void* dst, const CUtensorMap* tensor_map, int c0, int c1,
-                                                     barrier<thread_scope_block>& bar WB_SITE_PARAMETERS) {
+                                                            barrier<thread_scope_block>& bar WB_SITE_PARAMETERS) {
   const int coords[] = {c0, c1};
   ::wb::sim::tensor_copy(dst, tensor_map->opaque[1], coords, 2, &bar, WB_SITE);
 }

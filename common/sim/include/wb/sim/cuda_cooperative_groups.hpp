@@ -42,7 +42,7 @@ inline void sync(const thread_block& group WB_SITE_PARAMETERS) { group.sync(WB_S
 
 template <class Group>
 WB_SIM_INLINE void memcpy_async(const Group& group, void* dst, const void* src,
-                                                        std::size_t bytes WB_SITE_PARAMETERS) {
+                                std::size_t bytes WB_SITE_PARAMETERS) {
   ::wb::sim::library_memcpy_async(dst, src, bytes, 1, static_cast<unsigned>(group.thread_rank()),
                                   static_cast<unsigned>(group.size()), nullptr, "cooperative_groups::memcpy_async",
                                   WB_SITE);
@@ -50,8 +50,8 @@ WB_SIM_INLINE void memcpy_async(const Group& group, void* dst, const void* src,
 
 template <class Group, std::size_t Alignment>
 WB_SIM_INLINE void memcpy_async(const Group& group, void* dst, const void* src,
-                                                        const ::cuda::aligned_size_t<Alignment>& bytes
-                                                            WB_SITE_PARAMETERS) {
+                                const ::cuda::aligned_size_t<Alignment>& bytes
+                                    WB_SITE_PARAMETERS) {
   ::wb::sim::library_memcpy_async(dst, src, bytes.value, Alignment, static_cast<unsigned>(group.thread_rank()),
                                   static_cast<unsigned>(group.size()), nullptr, "cooperative_groups::memcpy_async",
                                   WB_SITE);

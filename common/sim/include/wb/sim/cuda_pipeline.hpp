@@ -75,7 +75,7 @@ pipeline<Scope> make_pipeline(const Group& group, pipeline_shared_state<Scope, S
 // The group's collective copy into the pipeline's acquired stage (every thread calls it).
 template <class Group, thread_scope Scope>
 WB_SIM_INLINE void memcpy_async(const Group& group, void* dst, const void* src,
-                                                        std::size_t bytes, pipeline<Scope>& into WB_SITE_PARAMETERS) {
+                                std::size_t bytes, pipeline<Scope>& into WB_SITE_PARAMETERS) {
   ::wb::sim::library_memcpy_async(dst, src, bytes, 1, static_cast<unsigned>(group.thread_rank()),
                                   static_cast<unsigned>(group.size()), into.shared_state(), "cuda::memcpy_async",
                                   WB_SITE);
@@ -83,8 +83,8 @@ WB_SIM_INLINE void memcpy_async(const Group& group, void* dst, const void* src,
 
 template <class Group, thread_scope Scope, std::size_t Alignment>
 WB_SIM_INLINE void memcpy_async(const Group& group, void* dst, const void* src,
-                                                        const aligned_size_t<Alignment>& bytes,
-                                                        pipeline<Scope>& into WB_SITE_PARAMETERS) {
+                                const aligned_size_t<Alignment>& bytes,
+                                pipeline<Scope>& into WB_SITE_PARAMETERS) {
   ::wb::sim::library_memcpy_async(dst, src, bytes.value, Alignment, static_cast<unsigned>(group.thread_rank()),
                                   static_cast<unsigned>(group.size()), into.shared_state(), "cuda::memcpy_async",
                                   WB_SITE);
@@ -93,13 +93,13 @@ WB_SIM_INLINE void memcpy_async(const Group& group, void* dst, const void* src,
 // One thread's own copy into the pipeline's acquired stage.
 template <thread_scope Scope>
 WB_SIM_INLINE void memcpy_async(void* dst, const void* src, std::size_t bytes,
-                                                        pipeline<Scope>& into WB_SITE_PARAMETERS) {
+                                pipeline<Scope>& into WB_SITE_PARAMETERS) {
   ::wb::sim::library_memcpy_async(dst, src, bytes, 1, 0, 1, into.shared_state(), "cuda::memcpy_async", WB_SITE);
 }
 
 template <thread_scope Scope, std::size_t Alignment>
 WB_SIM_INLINE void memcpy_async(void* dst, const void* src, const aligned_size_t<Alignment>& bytes,
-                                                        pipeline<Scope>& into WB_SITE_PARAMETERS) {
+                                pipeline<Scope>& into WB_SITE_PARAMETERS) {
   ::wb::sim::library_memcpy_async(dst, src, bytes.value, Alignment, 0, 1, into.shared_state(), "cuda::memcpy_async",
                                   WB_SITE);
 }
