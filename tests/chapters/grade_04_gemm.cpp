@@ -121,6 +121,16 @@ wb::grading::GemmCheck gemm_check(const Step& step,
   check.run = [gemm, shape](const float* a, const float* b, float* c) {
     gemm(a, b, c, shape.m, shape.n, shape.k);
   };
+  // Steps 1 to 3: the thread at (r, c) owns rows r + 16i and columns c + 16j; step 4 its
+  // micro_row and micro_col (gemm.hpp).
+  const bool register_blocked = step.number == 4;
+  check.micro_tile = {ch04::kThreadRows, ch04::kThreadCols, ch04::kMicroM, ch04::kMicroN,
+                      [register_blocked](int thread_row, int i) {
+                        return register_blocked ? ch04::micro_row(thread_row, i) : thread_row + ch04::kThreadRows * i;
+                      },
+                      [register_blocked](int thread_col, int j) {
+                        return register_blocked ? ch04::micro_col(thread_col, j) : thread_col + ch04::kThreadCols * j;
+                      }};
   return check;
 }
 

@@ -278,8 +278,9 @@ template <class T>
   const int tile_count = ((shape.rows + shape.tile_rows - 1) / shape.tile_rows) *
                          ((shape.cols + shape.tile_cols - 1) / shape.tile_cols);
   report << "Wrong elements lie in " << tiles.size() << " of " << tile_count << " tiles.\n";
-  report << "Likely cause: "
-         << (options.known_cause.empty() ? diagnose(wrongs, shape, kinds) : options.known_cause);
+  std::string cause = options.known_cause;
+  if (cause.empty() && options.find_cause) cause = options.find_cause();
+  report << "Likely cause: " << (cause.empty() ? diagnose(wrongs, shape, kinds) : cause);
   return ::testing::AssertionFailure() << report.str();
 }
 

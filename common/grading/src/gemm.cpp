@@ -6,6 +6,8 @@
 #include <limits>
 
 #include "wb/grading/compare.hpp"
+#include "wb/grading/diagnosis/diagnosis.hpp"
+#include "wb/grading/diagnosis/gemm_models.hpp"
 #include "wb/grading/guarded_buffer.hpp"
 #include "wb/grading/random.hpp"
 #include "wb/grading/schedules.hpp"
@@ -27,53 +29,36 @@ std::string error_text(double error) {
   return text;
 }
 
-// What the wrong result is, when it is exactly something recognisable: the product
-// without the last partial k-tile, C^T, or each tile of C transposed in place.
-std::string recognised_cause(const GemmCheck& check, const std::vector<float>& a,
-                             const std::vector<float>& b, const std::vector<float>& c,
-                             const std::vector<double>& reference) {
+// Models are tried where a failing C is cheap to recompute several times over: the
+// simulator's shapes, not the GPU's 2048x2048x256 (each model would cost seconds there,
+// and the simulator grades the same step with the causes).
+constexpr double kModelledMacs = 1 << 24;
+
+std::string likely_cause(const GemmCheck& check, const GemmRun& run, const std::vector<float>& c) {
+  Diagnosis diagnosis([&c](const std::vector<double>& model) { return relative_error(c, model) <= kGemmTolerance; });
+#if WB_BACKEND_SIM
+  const sim::LaunchStats& stats = sim::last_launch_stats();
+  if (check.uses_cp_async) {
+    diagnosis.finding([&] {
+      return no_copy_issued(stats, "is the TODO still empty, or are the tiles loaded with plain assignments?");
+    });
+  }
+#endif
+  diagnosis.finding([&] { return nothing_written(c, "C"); });
+  diagnosis.finding([&] {
+    return std::all_of(c.begin(), c.end(), [](float value) { return value == 0.0f; })
+               ? "every element of C is 0: nothing was added into acc (is the TODO still empty, or are the "
+                 "tiles loaded as zeros, with valid_m, valid_n or valid_k at 0?)."
+               : std::string();
+  });
   const auto [m, n, k] = check.shape;
-  if (k % check.tile_k != 0) {
-    const int whole = k / check.tile_k * check.tile_k;
-    if (relative_error(c, gemm_abt_reference(a, b, m, n, k, whole)) <= kGemmTolerance) {
-      return "C is exactly the product over k < " + std::to_string(whole) + ": the last, partial " +
-             "k-tile (k = " + std::to_string(whole) + " to " + std::to_string(k - 1) +
-             ") was dropped. Is the number of k-tiles rounded down (k / " +
-             std::to_string(check.tile_k) + " instead of (k + " + std::to_string(check.tile_k - 1) +
-             ") / " + std::to_string(check.tile_k) + "), or the last tile's load skipped?";
-    }
+  const bool finite = std::all_of(c.begin(), c.end(), [](float value) { return std::isfinite(value); });
+  if (finite && static_cast<double>(m) * n * k <= kModelledMacs) {
+    add_common_gemm_models(diagnosis, run);
+    add_micro_tile_models(diagnosis, run, check.micro_tile);
+    if (check.models) check.models(diagnosis, run);
   }
-  if (m == n) {
-    std::vector<double> transposed(reference.size());
-    for (int col = 0; col < n; ++col) {
-      for (int row = 0; row < m; ++row) {
-        transposed[size_of(row, 1) + size_of(col, m)] = reference[size_of(col, 1) + size_of(row, m)];
-      }
-    }
-    if (relative_error(c, transposed) <= kGemmTolerance) {
-      return "C is the transpose of the product, B * A^T: A and B are exchanged (A's rows give the "
-             "rows of C, B's its columns).";
-    }
-  }
-  if (check.tile_m == check.tile_n && m % check.tile_m == 0 && n % check.tile_n == 0) {
-    // Each tile of C holding its own transpose: the A fragment taken from B's tile.
-    std::vector<double> swapped(reference.size());
-    const int t = check.tile_m;
-    for (int col = 0; col < n; ++col) {
-      for (int row = 0; row < m; ++row) {
-        const int source_row = row / t * t + col % t;
-        const int source_col = col / t * t + row % t;
-        swapped[size_of(row, 1) + size_of(col, m)] =
-            reference[size_of(source_row, 1) + size_of(source_col, m)];
-      }
-    }
-    if (relative_error(c, swapped) <= kGemmTolerance) {
-      return "each " + std::to_string(t) + "x" + std::to_string(t) +
-             " tile of C holds its own transpose: A and B are exchanged where the tile is "
-             "computed (A's shared tile read for the columns of C, B's for the rows).";
-    }
-  }
-  return "";
+  return diagnosis.cause();
 }
 
 }  // namespace
@@ -141,29 +126,14 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
   const double error = relative_error(c, reference);
   if (error > kGemmTolerance) {
     CompareOptions options;
+    const GemmRun run{a, b, reference, check.shape, check.tile_m, check.tile_n, check.tile_k};
+    options.known_cause = likely_cause(check, run, c);
     double norm = 0.0;
     for (double value : reference) norm += value * value;
     // An element is listed when it is off by more than the tolerance times the typical
     // size of an element: with the norm-wise error above the tolerance, some are.
     const double typical = std::sqrt(norm / static_cast<double>(std::max<std::size_t>(reference.size(), 1)));
     options.tolerance.absolute = kGemmTolerance * typical;
-#if WB_BACKEND_SIM
-    if (check.uses_cp_async && stats.cp_async_ops() == 0) {
-      options.known_cause =
-          "no cp.async was issued at all, so nothing was copied into shared memory (is the TODO "
-          "still empty, or are the tiles loaded with plain assignments?).";
-    }
-#endif
-    if (options.known_cause.empty() &&
-        std::all_of(c.begin(), c.end(), [](float value) { return poison::matches(value, poison::Kind::unwritten); })) {
-      options.known_cause = "the kernel wrote no element of C at all (is the TODO still empty?).";
-    }
-    if (options.known_cause.empty() && std::all_of(c.begin(), c.end(), [](float value) { return value == 0.0f; })) {
-      options.known_cause =
-          "every element of C is 0: nothing was added into acc (is the TODO still empty, or are "
-          "the tiles loaded as zeros, with valid_m, valid_n or valid_k at 0?).";
-    }
-    if (options.known_cause.empty()) options.known_cause = recognised_cause(check, a, b, c, reference);
     const ::testing::AssertionResult same =
         matches_reference(c, reference, {m, n, check.tile_m, check.tile_n}, options);
     ADD_FAILURE() << where << "relative error of C " << error_text(error)

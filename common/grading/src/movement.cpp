@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "wb/grading/diagnosis/diagnosis.hpp"
 #include "wb/grading/guarded_buffer.hpp"
 #include "wb/grading/random.hpp"
 #include "wb/grading/schedules.hpp"
@@ -42,39 +43,24 @@ void check_movement(const MovementCheck& check, const std::string& configuration
   CompareOptions options;
   options.input = &input;
   options.input_shape = check.input;
-#if WB_BACKEND_SIM
-  if (check.uses_cp_async && stats.cp_async_ops() == 0) {
-    // The shared tile then holds only the simulator's poison, which would read as a
-    // missing barrier: name the earlier fault.
-    options.known_cause =
-        "no cp.async was issued at all, so nothing was copied into shared memory (is the "
-        "TODO of the copy still empty, or are the elements stored with a plain assignment?).";
-  }
-#endif
   const std::vector<float> output = gmem_out.download();
-  if (options.known_cause.empty() && check.explain) options.known_cause = check.explain(output, input);
-  if (options.known_cause.empty() &&
-      std::all_of(output.begin(), output.end(),
-                  [](float value) { return poison::matches(value, poison::Kind::unwritten); })) {
-    options.known_cause =
-        "the kernel wrote no element of the output at all (is the TODO still empty?).";
-  }
+  // The likely cause, from what the launch did and what the output holds; where none of
+  // these fits, matches_reference reads the pattern of the wrong elements.
+  Diagnosis diagnosis;
 #if WB_BACKEND_SIM
-  // Stale poison though every block met at a barrier, and no copy read before its wait:
-  // the read looks for elements where no copy put them.
-  const auto has = [&](poison::Kind kind) {
-    return std::any_of(output.begin(), output.end(),
-                       [kind](float value) { return poison::matches(value, kind); });
-  };
-  if (options.known_cause.empty() && stats.blocks > 0 && stats.barriers >= stats.blocks &&
-      has(poison::Kind::stale) && !has(poison::Kind::in_flight)) {
-    options.known_cause =
-        "elements were read from shared memory where no copy had put anything, although "
-        "the block met at __syncthreads() after its copies: the read's shared offset is not "
-        "the copy's. Do both go through the same layout (no offset written by hand, the "
-        "padding not forgotten in a view of the tile)?";
+  if (check.uses_cp_async) {
+    diagnosis.finding([&] {
+      return no_copy_issued(stats, "is the TODO of the copy still empty, or are the elements stored with a plain "
+                                   "assignment?");
+    });
   }
 #endif
+  if (check.explain) diagnosis.finding([&] { return check.explain(output, input); });
+  diagnosis.finding([&] { return nothing_written(output, "the output"); });
+#if WB_BACKEND_SIM
+  diagnosis.finding([&] { return read_where_no_copy_wrote(stats, output); });
+#endif
+  options.find_cause = [&diagnosis] { return diagnosis.cause(); };
   const ::testing::AssertionResult same =
       matches_reference(output, check.reference(input), check.output, options);
   std::string note;

@@ -55,3 +55,34 @@ wb_wrong_kernel(last_partial_k_tile_dropped
   FIND "  const int k_tiles = (k + kTileK - 1) / kTileK;"
   REPLACE "  const int k_tiles = k / kTileK;"
   EXPECT "step 1.*C is exactly the product over k < 48: the last, partial k-tile \\(k = 48 to 51\\) was dropped")
+
+# `=` where the products add up: each element of C is the product of the last column of
+# A and of B alone (step 1; the model recomputes it from the same A and B).
+wb_wrong_kernel(product_assigned_instead_of_added
+  FIND "          acc[i][j] += smem_a[smem_a_layout(thread_coord.row + i * kThreadRows, kk)] *"
+  REPLACE "          acc[i][j] = smem_a[smem_a_layout(thread_coord.row + i * kThreadRows, kk)] *"
+  EXPECT "step 1.*C is exactly the product of A's and B's last column alone \\(k = 63\\).*acc\\[i\\]\\[j\\] \\+= ")
+
+# The accumulator declared inside the loop over k-tiles: the sums restart in each one.
+wb_wrong_kernel(accumulator_zeroed_in_every_k_tile
+  FIND "    const int k0 = k_tile * kTileK;                // the tiles are columns [k0, k0 + 8) of A and B\n"
+  REPLACE "    const int k0 = k_tile * kTileK;                // the tiles are columns [k0, k0 + 8) of A and B\n    for (auto& row : acc) for (float& element : row) element = 0.0f;\n"
+  EXPECT "step 1.*C is exactly the product over the last k-tile alone \\(k = 56 to 63\\).*zeroed \\(or declared\\) inside that loop")
+
+# A k-tile's origin moved down k0 rows instead of k0 columns along (both tiles).
+wb_wrong_kernel(k_tile_origin_counted_in_rows
+  FIND "    load_tile_sync(smem_a, smem_a_layout, gmem_a_rows + k0 * m, m, valid_m, valid_k);\n    load_tile_sync(smem_b, smem_b_layout, gmem_b_rows + k0 * n, n, valid_n, valid_k);"
+  REPLACE "    load_tile_sync(smem_a, smem_a_layout, gmem_a_rows + k0, m, valid_m, valid_k);\n    load_tile_sync(smem_b, smem_b_layout, gmem_b_rows + k0, n, valid_n, valid_k);"
+  EXPECT "step 1.*reads A's and B's k-tiles k0 rows down instead of k0 columns along.*gmem_rows \\+ k0 \\* ld")
+
+# The micro-tile's i and j exchanged in step 4's product.
+wb_wrong_kernel(micro_tile_indices_exchanged
+  FIND "        for (int j = 0; j < kMicroN; ++j) acc[i][j] += a_frag[i] * b_frag[j];"
+  REPLACE "        for (int j = 0; j < kMicroN; ++j) acc[i][j] += a_frag[j] * b_frag[i];"
+  EXPECT "step 4.*acc\\[i\\]\\[j\\] holds the sum for row j and column i")
+
+# A thread's row and column exchanged in the products of step 2 (the store keeps them).
+wb_wrong_kernel(thread_row_and_column_exchanged_in_the_products
+  FIND "          acc[i][j] += smem_a[smem_a_layout(thread_coord.row + i * kThreadRows, kk)] *\n                       smem_b[smem_b_layout(thread_coord.col + j * kThreadCols, kk)];\n        }\n      }\n    }\n    __syncthreads();  // everyone has read the tiles before the next copies overwrite them"
+  REPLACE "          acc[i][j] += smem_a[smem_a_layout(thread_coord.col + i * kThreadRows, kk)] *\n                       smem_b[smem_b_layout(thread_coord.row + j * kThreadCols, kk)];\n        }\n      }\n    }\n    __syncthreads();  // everyone has read the tiles before the next copies overwrite them"
+  EXPECT "step 2.*thread's coordinate is read one way for the products and the other way for the store")

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct CompareOptionsFor {
   // at all, say): when not empty, the report's likely cause, in place of the one read
   // from the wrong values, which would otherwise blame a later step of the kernel.
   std::string known_cause;
+  // The same, found only when some element is wrong (a Diagnosis's cause, say): "" where
+  // the evidence shows none, and the pattern of the wrong elements is read instead.
+  std::function<std::string()> find_cause;
 };
 using CompareOptions = CompareOptionsFor<float>;
 

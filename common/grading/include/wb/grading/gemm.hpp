@@ -3,9 +3,9 @@
 // (1) nothing written outside C, (2) the relative error of the whole of C, in the
 // Frobenius norm, against a double-precision product on the CPU, under a tolerance
 // (never exact equality: float sums depend on the order of the additions and on FMA
-// contraction), with the wrong elements located by tile and a likely cause (the last
-// partial k-tile dropped, A and B exchanged, elements never written, poison read), and
-// (3) in the simulator, the step's technique.
+// contraction), with the wrong elements located by tile and a likely cause where the
+// evidence shows one (a trace finding, or a model of a mistake that reproduces C: see
+// wb/grading/diagnosis/gemm_models.hpp), and (3) in the simulator, the step's technique.
 #pragma once
 
 #include <functional>
@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "wb/grading/step.hpp"
+#include "wb/grading/diagnosis/micro_tile.hpp"
 #include "wb/wb.cuh"
 
 namespace wb::grading {
@@ -30,6 +31,9 @@ struct GemmShape {
   int k;
 };
 
+class Diagnosis;
+struct GemmRun;
+
 struct GemmCheck {
   Step step;
   GemmShape shape;
@@ -40,6 +44,11 @@ struct GemmCheck {
   std::function<void(const float* gmem_a, const float* gmem_b, float* gmem_c)> run;
   // Whether the step loads through cp.async (if it issued none, the report says so).
   bool uses_cp_async = true;
+  // Which elements of C a thread owns, for the models of the micro-tile's mistakes
+  // (none: those models are not tried).
+  MicroTile micro_tile;
+  // The step's own models of its mistakes, tried after the shared ones (empty: none).
+  std::function<void(Diagnosis& diagnosis, const GemmRun& run)> models;
 #if WB_BACKEND_SIM
   std::function<::testing::AssertionResult(const sim::LaunchStats&)> technique;
   std::function<void(const sim::LaunchStats&)> on_success;

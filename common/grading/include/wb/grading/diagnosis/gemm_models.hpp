@@ -1,0 +1,50 @@
+// Models of the classic mistakes of a GEMM kernel, C = A * B^T (column-major, A (m,k),
+// B (n,k)): each computes, on the host and from the same A and B, the C that the mistake
+// gives, so that a Diagnosis names the mistake only when its C is the learner's.
+//
+// The models every GEMM step shares need only the shapes: the last partial k-tile
+// dropped, `=` for `+=`, the accumulator zeroed in every k-tile, the first k-tile
+// skipped, a k-tile's origin counted in rows, A and B exchanged, each tile transposed.
+// A step that gives its threads' micro-tiles (which elements of C a thread owns) also
+// gets the mistakes of the micro-tile: its i and j exchanged in the product, a thread's
+// row and column exchanged.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "wb/grading/diagnosis/diagnosis.hpp"
+#include "wb/grading/gemm.hpp"
+
+namespace wb::grading {
+
+// The run a model recomputes: the inputs, the right product, the tiles.
+struct GemmRun {
+  const std::vector<float>& a;
+  const std::vector<float>& b;
+  const std::vector<double>& product;  // the right C, in double
+  GemmShape shape;
+  int tile_m;
+  int tile_n;
+  int tile_k;
+};
+
+// C(i, j) = sum over p < k of a_at(i, p) * b_at(j, p): a product of A and B as a mistake
+// reads them (NaN where a model reads outside an array: it then reproduces nothing).
+std::vector<double> gemm_abt_with(const GemmShape& shape, const std::function<double(int row, int p)>& a_at,
+                                  const std::function<double(int row, int p)>& b_at);
+
+// C(i, j) = product(source(i, j)): the right elements in the wrong places; 0 where the
+// source lies outside C (a mistake that reads rows past m reads the zeros of the tile).
+std::vector<double> rearranged(const std::vector<double>& product, const GemmShape& shape,
+                               const std::function<std::pair<int, int>(int row, int col)>& source);
+
+// The models every GEMM step shares, added to `diagnosis` in the order they are tried.
+void add_common_gemm_models(Diagnosis& diagnosis, const GemmRun& run);
+
+// The mistakes of a micro-tile: acc[i][j] += A(row j) * B(col i), and a thread's row and
+// column exchanged between the products and the store.
+void add_micro_tile_models(Diagnosis& diagnosis, const GemmRun& run, const MicroTile& micro_tile);
+
+}  // namespace wb::grading

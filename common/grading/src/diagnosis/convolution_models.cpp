@@ -1,0 +1,218 @@
+#include "wb/grading/diagnosis/convolution_models.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <set>
+#include <string>
+
+namespace wb::grading {
+
+namespace {
+
+int halo_of(int width) { return (width - 1) / 2; }
+
+std::string plural(int count, const char* one, const char* many) {
+  return std::to_string(count) + " " + (count == 1 ? one : many);
+}
+
+// What the positions and values of the wrong outputs say. Each finding returns its
+// cause, or "" when the wrong outputs do not show it.
+class ConvolutionEvidence {
+ public:
+  explicit ConvolutionEvidence(const ConvolutionRun& run) : run_(run) {
+    for (std::size_t i = 0; i < run.output.size(); ++i) {
+      if (!close(run.output[i], run.reference[i])) wrong_.push_back(static_cast<int>(i));
+    }
+  }
+
+  // The outputs past the last whole tile never written: the tile count rounded down.
+  std::string last_partial_tile_unwritten() const {
+    const int n = run_.check.n, tile = run_.check.tile;
+    const int whole = n / tile * tile;
+    if (n % tile == 0 || whole == 0) return "";
+    for (int i : wrong_) {
+      if (i < whole || !poison::matches(run_.output[static_cast<std::size_t>(i)], poison::Kind::unwritten)) return "";
+    }
+    if (static_cast<int>(wrong_.size()) != n - whole) return "";
+    return "the outputs past the last whole tile (i = " + std::to_string(whole) + " to " + std::to_string(n - 1) +
+           ") were never written: is the number of tiles rounded down (n / " + std::to_string(tile) +
+           " instead of (n + " + std::to_string(tile - 1) + ") / " + std::to_string(tile) +
+           "), in the grid or in the loop over tiles?";
+  }
+
+  // Outputs read in flight: in the first or last tile of every block (a commit), or the
+  // step's own cause.
+  std::string read_in_flight() const {
+    const bool any_in_flight = std::any_of(wrong_.begin(), wrong_.end(), [&](int i) {
+      return poison::matches(run_.output[static_cast<std::size_t>(i)], poison::Kind::in_flight);
+    });
+    if (!any_in_flight) return "";
+    if (const std::string streamed = in_flight_in_first_or_last_tiles(); !streamed.empty()) return streamed;
+    return run_.check.in_flight_cause;
+  }
+
+  // The outputs at the tiles' edges hold the input itself: the seed's pass-through edges.
+  std::string pass_through_edges() const {
+    const int tile = run_.check.tile, halo = halo_of(run_.check.width);
+    if (halo == 0 || !only_tile_edges()) return "";
+    const bool copies = std::all_of(wrong_.begin(), wrong_.end(), [&](int i) {
+      return std::memcmp(&run_.output[static_cast<std::size_t>(i)], &run_.input[static_cast<std::size_t>(i)],
+                         sizeof(float)) == 0;
+    });
+    if (!copies) return "";
+    return "the first and last " + std::to_string(halo) + " outputs of each tile are copies of the input, " +
+           "not convolutions (the seed's pass-through edges): an output at a tile's edge needs the " +
+           "halo, the inputs beyond the tile, and is convolved like every other. Load the span " +
+           "input[tile_start - " + std::to_string(halo) + ", tile_start + " + std::to_string(tile) + " + " +
+           std::to_string(halo) + ") and convolve every output.";
+  }
+
+  // Only the outputs within a halo of the array's ends, where the tiles' inner edges are
+  // right: the zeros past the ends are missing (the clamped model, or none).
+  std::string array_ends(const std::function<bool()>& clamped) const {
+    const int n = run_.check.n, tile = run_.check.tile, halo = halo_of(run_.check.width);
+    const bool inner_edges_exist = n > tile + 2 * halo;
+    const auto at_array_end = [&](int i) { return i < halo || i >= n - halo; };
+    if (!inner_edges_exist || !std::all_of(wrong_.begin(), wrong_.end(), at_array_end)) return "";
+    if (clamped()) {
+      return "only outputs within " + std::to_string(halo) + " of the array's ends are wrong, and they " +
+             "repeat the end elements: outside the array the input counts as 0, not as the nearest " +
+             "element. Copy 0 bytes for the span's elements outside [0, n) (a cp.async that reads 0 " +
+             "bytes writes a zero) instead of clamping the index.";
+    }
+    return "only outputs within " + std::to_string(halo) + " of the array's ends (i < " + std::to_string(halo) +
+           " or i >= n - " + std::to_string(halo) + ") are wrong: no zeros past the ends. Those outputs " +
+           "read the span's elements outside [0, n), which must be zeros: give their cp.async a source " +
+           "size of 0 bytes (it then writes a zero); a skipped copy leaves shared memory unfilled (NaN " +
+           "in the simulator, stale data on a GPU).";
+  }
+
+  // Only outputs at the tiles' edges: the halo of one side or both.
+  std::string tile_edges() const {
+    const int tile = run_.check.tile, halo = halo_of(run_.check.width);
+    if (halo == 0 || !only_tile_edges()) return "";
+    int left_depth = 0, right_depth = 0;
+    for (int i : wrong_) {
+      const int p = i % tile;
+      if (p < halo) left_depth = std::max(left_depth, p + 1);
+      if (p >= tile - halo) right_depth = std::max(right_depth, tile - p);
+    }
+    const std::string span = "the span is input[tile_start - " + std::to_string(halo) + ", tile_start + " +
+                             std::to_string(tile) + " + " + std::to_string(halo) + "), " +
+                             std::to_string(tile + 2 * halo) + " elements";
+    if (left_depth > 0 && right_depth > 0) {
+      const int depth = std::max(left_depth, right_depth);
+      return "only the first and last " + std::to_string(depth) + " outputs of each tile are wrong: is the " +
+             "halo loaded? An output reads " + std::to_string(halo) + " inputs on each side of its own, " +
+             "beyond the tile at its edges: " + span + ".";
+    }
+    if (left_depth > 0) {
+      return "only the first " + std::string(left_depth == 1 ? "output" : plural(left_depth, "output", "outputs")) +
+             " of each tile " + (left_depth == 1 ? "is" : "are") + " wrong: the halo of one side only, is the left " +
+             "halo loaded" +
+             (left_depth < halo ? " whole (the span starting one element late: the halo off by one)?" : "?") +
+             " The span starts " + std::to_string(halo) + " before the tile: " + span + ".";
+    }
+    return "only the last " + std::string(right_depth == 1 ? "output" : plural(right_depth, "output", "outputs")) +
+           " of each tile " + (right_depth == 1 ? "is" : "are") +
+           " wrong: the halo of one side only, is the right halo loaded" +
+           (right_depth < halo ? " whole (the span one element short: the halo off by one)?" : "?") + " " + span + ".";
+  }
+
+  // Every output read unfilled shared memory, though the copies landed (no in-flight
+  // poison) and the barriers passed (a race would have stopped the kernel): every output
+  // reads every weight, but only its own part of the span.
+  std::string weights_not_stored() const {
+    const int n = run_.check.n;
+    const bool all_stale =
+        static_cast<int>(wrong_.size()) == n && std::all_of(wrong_.begin(), wrong_.end(), [&](int i) {
+          return poison::matches(run_.output[static_cast<std::size_t>(i)], poison::Kind::stale);
+        });
+    if (!all_stale) return "";
+    return "every output read shared memory that nothing had written, though the span's copies were " +
+           std::string("waited for and the block met at its barrier. Every output reads all the weights and only ") +
+           "its own part of the span: is every one of the " + std::to_string(run_.check.width) +
+           " weights stored into shared memory (a loop over k from threadIdx.x to the width, by the block's " +
+           "threads, not one warp's lanes)?";
+  }
+
+ private:
+  bool close(float actual, double expected) const {
+    return !std::isnan(actual) && std::abs(static_cast<double>(actual) - expected) <= run_.allowed;
+  }
+  bool only_tile_edges() const {
+    const int tile = run_.check.tile, halo = halo_of(run_.check.width);
+    return std::all_of(wrong_.begin(), wrong_.end(), [&](int i) { return i % tile < halo || i % tile >= tile - halo; });
+  }
+  // Where block b walks the tiles b, b + blocks, ...: the first or the last tile of every
+  // block that has two or more, when the outputs read in flight lie in exactly those.
+  std::string in_flight_in_first_or_last_tiles() const {
+    const int tiles = (run_.check.n + run_.check.tile - 1) / run_.check.tile;
+    const int blocks = static_cast<int>(run_.blocks);
+    if (blocks <= 0 || tiles < 2 * blocks) return "";
+    std::set<int> in_flight_tiles;
+    for (int i : wrong_) {
+      if (poison::matches(run_.output[static_cast<std::size_t>(i)], poison::Kind::in_flight)) {
+        in_flight_tiles.insert(i / run_.check.tile);
+      }
+    }
+    std::set<int> firsts, lasts;
+    for (int b = 0; b < blocks; ++b) {  // every block has a tile: tiles >= 2 * blocks
+      firsts.insert(b);
+      lasts.insert(b + (tiles - 1 - b) / blocks * blocks);
+    }
+    const auto within = [&](const std::set<int>& allowed) {
+      return std::all_of(in_flight_tiles.begin(), in_flight_tiles.end(), [&](int t) { return allowed.count(t) > 0; });
+    };
+    if (!run_.check.first_tile_in_flight_cause.empty() && within(firsts)) return run_.check.first_tile_in_flight_cause;
+    if (!run_.check.last_tile_in_flight_cause.empty() && within(lasts)) return run_.check.last_tile_in_flight_cause;
+    return "";
+  }
+
+  const ConvolutionRun& run_;
+  std::vector<int> wrong_;
+};
+
+}  // namespace
+
+bool reproduces(const ConvolutionRun& run, const std::vector<double>& model) {
+  for (std::size_t i = 0; i < run.output.size(); ++i) {
+    const float actual = run.output[i];
+    if (std::isnan(actual) || std::abs(static_cast<double>(actual) - model[i]) > run.allowed) return false;
+  }
+  return true;
+}
+
+void add_convolution_findings(Diagnosis& diagnosis, const ConvolutionRun& run) {
+  const auto evidence = std::make_shared<ConvolutionEvidence>(run);
+  const int width = run.check.width, halo = halo_of(width);
+  diagnosis.finding([evidence] { return evidence->last_partial_tile_unwritten(); })
+      .finding([evidence] { return evidence->read_in_flight(); })
+      .finding([evidence] { return evidence->pass_through_edges(); })
+      .finding([evidence, &run] {
+        return evidence->array_ends(
+            [&run] { return reproduces(run, convolution_reference(run.input, run.weights, 0, false, true)); });
+      })
+      .finding([evidence] { return evidence->tile_edges(); });
+  for (int shift = 1; shift <= width; ++shift) {
+    for (int sign : {1, -1}) {
+      diagnosis.model("every output is the convolution centred at i " + std::string(sign > 0 ? "+ " : "- ") +
+                          std::to_string(shift) + " instead of i: an index is off by " + std::to_string(shift) +
+                          ". smem_span[j] holds input[tile_start - halo + j] with halo = (width - 1) / 2 = " +
+                          std::to_string(halo) + " for width " + std::to_string(width) +
+                          ", and output tile_start + t reads smem_span[t + k] for k from 0 to width - 1.",
+                      [&run, shift = sign * shift] { return convolution_reference(run.input, run.weights, shift); });
+    }
+  }
+  diagnosis.finding([evidence] { return evidence->weights_not_stored(); });
+  if (width > 1) {
+    diagnosis.model(
+        "the weights are applied in reverse order: output[i] pairs input[i + k - halo] with weights[k] "
+        "(as the seed defines it), not with weights[width - 1 - k].",
+        [&run] { return convolution_reference(run.input, run.weights, 0, true); });
+  }
+}
+
+}  // namespace wb::grading

@@ -1,0 +1,204 @@
+#include "wb/grading/diagnosis/gemm_models.hpp"
+
+#include <limits>
+#include <utility>
+
+namespace wb::grading {
+
+namespace {
+
+std::size_t at(int row, int col, int rows) {
+  return static_cast<std::size_t>(row) + static_cast<std::size_t>(col) * static_cast<std::size_t>(rows);
+}
+
+constexpr double kOutside = std::numeric_limits<double>::quiet_NaN();
+
+// The element of a column-major rows x cols array at flat offset `offset`, as a pointer
+// mistake reads it: NaN past the allocation (where the simulator would have stopped the
+// kernel, so that the model reproduces nothing).
+double flat(const std::vector<float>& array, std::size_t offset) {
+  return offset < array.size() ? static_cast<double>(array[offset]) : kOutside;
+}
+
+}  // namespace
+
+std::vector<double> gemm_abt_with(const GemmShape& shape, const std::function<double(int row, int p)>& a_at,
+                                  const std::function<double(int row, int p)>& b_at) {
+  const auto [m, n, k] = shape;
+  std::vector<double> c(at(0, n, m), 0.0);
+  std::vector<double> a_col(static_cast<std::size_t>(m));
+  for (int p = 0; p < k; ++p) {
+    for (int i = 0; i < m; ++i) a_col[static_cast<std::size_t>(i)] = a_at(i, p);
+    for (int j = 0; j < n; ++j) {
+      const double b_jp = b_at(j, p);
+      double* c_col = c.data() + at(0, j, m);
+      for (int i = 0; i < m; ++i) c_col[i] += a_col[static_cast<std::size_t>(i)] * b_jp;
+    }
+  }
+  return c;
+}
+
+std::vector<double> rearranged(const std::vector<double>& product, const GemmShape& shape,
+                               const std::function<std::pair<int, int>(int row, int col)>& source) {
+  const auto [m, n, k] = shape;
+  std::vector<double> c(product.size(), 0.0);
+  for (int col = 0; col < n; ++col) {
+    for (int row = 0; row < m; ++row) {
+      const auto [from_row, from_col] = source(row, col);
+      const bool inside = from_row >= 0 && from_row < m && from_col >= 0 && from_col < n;
+      c[at(row, col, m)] = inside ? product[at(from_row, from_col, m)] : 0.0;
+    }
+  }
+  return c;
+}
+
+void add_common_gemm_models(Diagnosis& diagnosis, const GemmRun& run) {
+  const auto [m, n, k] = run.shape;
+  const int tile_k = run.tile_k;
+  const int k_tiles = (k + tile_k - 1) / tile_k;
+  const std::string k_text = std::to_string(k);
+  const auto a_at = [&run, m = m](int row, int p) { return static_cast<double>(run.a[at(row, p, m)]); };
+  const auto b_at = [&run, n = n](int row, int p) { return static_cast<double>(run.b[at(row, p, n)]); };
+
+  if (k % tile_k != 0) {
+    const int whole = k / tile_k * tile_k;
+    diagnosis.model("C is exactly the product over k < " + std::to_string(whole) + ": the last, partial " +
+                        "k-tile (k = " + std::to_string(whole) + " to " + std::to_string(k - 1) +
+                        ") was dropped. Is the number of k-tiles rounded down (k / " + std::to_string(tile_k) +
+                        " instead of (k + " + std::to_string(tile_k - 1) + ") / " + std::to_string(tile_k) +
+                        "), or the last tile's load skipped?",
+                    [&run, m = m, n = n, k = k, whole] { return gemm_abt_reference(run.a, run.b, m, n, k, whole); });
+  }
+  diagnosis.model("C is exactly the product of A's and B's last column alone (k = " + std::to_string(k - 1) +
+                      "): every product replaced the sum instead of adding to it. Is it acc[i][j] = ... where "
+                      "it must be acc[i][j] += ...?",
+                  [=] {
+                    return gemm_abt_with(
+                        run.shape, [&](int row, int p) { return p == k - 1 ? a_at(row, p) : 0.0; }, b_at);
+                  });
+  if (k_tiles >= 2) {
+    const int last = (k_tiles - 1) * tile_k;
+    diagnosis.model("C is exactly the product over the last k-tile alone (k = " + std::to_string(last) + " to " +
+                        std::to_string(k - 1) +
+                        "): the sums restart in every k-tile. acc starts at 0 once, "
+                        "before the loop over k-tiles, and adds up across all of them: is it zeroed (or "
+                        "declared) inside that loop?",
+                    [=] {
+                      return gemm_abt_with(
+                          run.shape, [&](int row, int p) { return p >= last ? a_at(row, p) : 0.0; }, b_at);
+                    });
+    diagnosis.model("C is exactly the product without the first k-tile (k = 0 to " + std::to_string(tile_k - 1) +
+                        "): does the loop over k-tiles start at 0, and is tile 0 loaded and computed like the "
+                        "others?",
+                    [=] {
+                      return gemm_abt_with(
+                          run.shape, [&](int row, int p) { return p >= tile_k ? a_at(row, p) : 0.0; }, b_at);
+                    });
+    // A k-tile's first element at gmem_rows + k0 where it is gmem_rows + k0 * ld: the
+    // tile's origin moved down k0 rows instead of right k0 columns.
+    const auto origin_in_rows = [=](const std::vector<float>& array, int rows) {
+      return [&array, rows, tile_k](int row, int p) {
+        return flat(array, static_cast<std::size_t>(row) + static_cast<std::size_t>(p / tile_k * tile_k) +
+                               static_cast<std::size_t>(p % tile_k) * static_cast<std::size_t>(rows));
+      };
+    };
+    const std::string origin =
+        "each k-tile's first element is k0 columns along the rows of the block, "
+        "at gmem_rows + k0 * ld (the rows of a column-major array are ld apart "
+        "from one column to the next), not gmem_rows + k0, which moves down k0 rows.";
+    diagnosis.model(
+        "C is exactly the product that reads A's k-tiles k0 rows down instead of k0 columns "
+        "along: " +
+            origin,
+        [=] { return gemm_abt_with(run.shape, origin_in_rows(run.a, m), b_at); });
+    diagnosis.model(
+        "C is exactly the product that reads B's k-tiles k0 rows down instead of k0 columns "
+        "along: " +
+            origin,
+        [=] { return gemm_abt_with(run.shape, a_at, origin_in_rows(run.b, n)); });
+    diagnosis.model(
+        "C is exactly the product that reads A's and B's k-tiles k0 rows down instead of k0 "
+        "columns along: " +
+            origin,
+        [=] { return gemm_abt_with(run.shape, origin_in_rows(run.a, m), origin_in_rows(run.b, n)); });
+  }
+  if (m == n) {
+    diagnosis.model(
+        "C is the transpose of the product, B * A^T: A and B are exchanged (A's rows give the "
+        "rows of C, B's its columns).",
+        [&run, shape = run.shape] {
+          return rearranged(run.product, shape, [](int row, int col) { return std::make_pair(col, row); });
+        });
+  }
+  const int tile = run.tile_m;
+  if (run.tile_m == run.tile_n && m % tile == 0 && n % tile == 0) {
+    // Each tile of C holding its own transpose: the A fragment taken from B's tile.
+    diagnosis.model("each " + std::to_string(tile) + "x" + std::to_string(tile) +
+                        " tile of C holds its own transpose: A and B are exchanged where the tile is "
+                        "computed (A's shared tile read for the columns of C, B's for the rows).",
+                    [&run, shape = run.shape, tile] {
+                      return rearranged(run.product, shape, [tile](int row, int col) {
+                        return std::make_pair(row / tile * tile + col % tile, col / tile * tile + row % tile);
+                      });
+                    });
+  }
+}
+
+void add_micro_tile_models(Diagnosis& diagnosis, const GemmRun& run, const MicroTile& micro_tile) {
+  if (!micro_tile.given()) return;
+  // Who owns each row and each column of a block's tile: (thread row, i), (thread col, j).
+  struct Owner {
+    int thread = -1;
+    int index = -1;
+  };
+  auto rows = std::make_shared<std::vector<Owner>>(static_cast<std::size_t>(run.tile_m));
+  auto cols = std::make_shared<std::vector<Owner>>(static_cast<std::size_t>(run.tile_n));
+  for (int thread = 0; thread < micro_tile.thread_rows; ++thread) {
+    for (int i = 0; i < micro_tile.micro_m; ++i) {
+      const int row = micro_tile.row(thread, i);
+      if (row >= 0 && row < run.tile_m) (*rows)[static_cast<std::size_t>(row)] = {thread, i};
+    }
+  }
+  for (int thread = 0; thread < micro_tile.thread_cols; ++thread) {
+    for (int j = 0; j < micro_tile.micro_n; ++j) {
+      const int col = micro_tile.col(thread, j);
+      if (col >= 0 && col < run.tile_n) (*cols)[static_cast<std::size_t>(col)] = {thread, j};
+    }
+  }
+  // The element of the product that lands at (row, col) of C under a mistake that maps a
+  // thread's (thread row, i, thread col, j) to other ones: -1 where no thread owns it.
+  const auto moved = [&run, rows, cols, micro_tile](auto map) {
+    return rearranged(run.product, run.shape, [&](int row, int col) {
+      const int tile_row = row / run.tile_m * run.tile_m, tile_col = col / run.tile_n * run.tile_n;
+      const Owner r = (*rows)[static_cast<std::size_t>(row - tile_row)];
+      const Owner c = (*cols)[static_cast<std::size_t>(col - tile_col)];
+      if (r.thread < 0 || c.thread < 0) return std::make_pair(-1, -1);
+      const auto [from_row, from_col] = map(r, c);
+      return std::make_pair(tile_row + from_row, tile_col + from_col);
+    });
+  };
+  if (micro_tile.micro_m == micro_tile.micro_n) {
+    diagnosis.model(
+        "each thread's elements of C are exchanged within its micro-tile: acc[i][j] holds the sum "
+        "for row j and column i. In the product, i goes with A's fragment (the rows) and j with "
+        "B's (the columns): acc[i][j] += a_frag[i] * b_frag[j].",
+        [=] {
+          return moved([&](Owner r, Owner c) {
+            return std::make_pair(micro_tile.row(r.thread, c.index), micro_tile.col(c.thread, r.index));
+          });
+        });
+  }
+  if (micro_tile.thread_rows == micro_tile.thread_cols) {
+    diagnosis.model(
+        "each thread's micro-tile lies where the thread with its row and column exchanged should "
+        "put it: the thread's coordinate is read one way for the products and the other way for "
+        "the store (thread_coord.row and thread_coord.col exchanged in one of them).",
+        [=] {
+          return moved([&](Owner r, Owner c) {
+            return std::make_pair(micro_tile.row(c.thread, r.index), micro_tile.col(r.thread, c.index));
+          });
+        });
+  }
+}
+
+}  // namespace wb::grading
