@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "wb/grading/diagnosis/misplacement.hpp"
 #include "wb/poison.hpp"
 
 namespace wb::grading {
@@ -26,6 +27,10 @@ struct Wrong {
   Kind kind;
   int source_row = -1;  // for Kind::from_input: where the value came from
   int source_col = -1;
+  int expected_source_row = -1;  // and where the right value is in the input
+  int expected_source_col = -1;
+  int meant_row = -1;  // and which output element its value belongs to
+  int meant_col = -1;
 };
 
 double as_double(__half value) { return __half2float(value); }
@@ -109,8 +114,19 @@ std::string describe(const Wrong& wrong) {
   return "?";
 }
 
+// The index mistake that put the misplaced elements where they are, when they all fit one.
+std::string misplacement(const std::vector<Wrong>& wrongs, const ArrayShape& shape, const ArrayShape& input_shape) {
+  std::vector<Misplaced> misplaced;
+  for (const Wrong& w : wrongs) {
+    if (w.kind != Kind::from_input) continue;
+    misplaced.push_back({w.row, w.col, w.source_row, w.source_col, w.expected_source_row, w.expected_source_col,
+                         w.meant_row, w.meant_col});
+  }
+  return misplaced.empty() ? std::string() : misplacement_cause(misplaced, shape, input_shape);
+}
+
 // The likely cause of a set of mismatches, from what the wrong values are and where.
-std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape,
+std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, const ArrayShape& input_shape,
                      const std::map<Kind, std::size_t>& kinds) {
   auto count = [&](Kind kind) {
     auto it = kinds.find(kind);
@@ -162,6 +178,7 @@ std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape,
       return "each wrong tile holds the data of the tile with its row and column tile indices "
              "exchanged: are blockIdx.x and blockIdx.y swapped where the block finds its tile?";
     }
+    if (std::string misplaced = misplacement(wrongs, shape, input_shape); !misplaced.empty()) return misplaced;
     if (same_offset) {
       return "whole tiles hold the data of another tile: the block computes its tile's origin "
              "wrongly (blockIdx times the tile size, rows from blockIdx.x, columns from "
@@ -172,6 +189,7 @@ std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape,
            "exchanged?).";
   }
   if (count(Kind::from_input) > 0 && count(Kind::from_input) + count(Kind::unwritten) == wrongs.size()) {
+    if (std::string misplaced = misplacement(wrongs, shape, input_shape); !misplaced.empty()) return misplaced;
     return "some elements hold values of other elements and others were never written: "
            "stores go to the wrong places (where a block's output tile starts, or the "
            "(row, col) -> offset mapping of the store: a stride, the leading dimension, or "
@@ -232,6 +250,7 @@ template <class T>
   // A wrong value that some input element holds was misplaced: trace it back to its
   // origin. The index of the input is made only here, for a failing output (made for
   // every check, it cost seconds a step at the GPU's sizes).
+  const ArrayShape input_shape = options.input_shape.rows > 0 ? options.input_shape : shape;
   const bool any_plain_wrong =
       std::any_of(wrongs.begin(), wrongs.end(), [](const Wrong& w) { return w.kind == Kind::wrong; });
   if (any_plain_wrong && options.input != nullptr) {
@@ -241,7 +260,6 @@ template <class T>
     for (std::size_t i = 0; i < input.size(); ++i) input_index[i] = {poison::bits(input[i]), i};
     // Sorted by value, then position: the first element holding a value is the one named.
     std::sort(input_index.begin(), input_index.end());
-    const ArrayShape input_shape = options.input_shape.rows > 0 ? options.input_shape : shape;
     for (Wrong& wrong : wrongs) {
       if (wrong.kind != Kind::wrong) continue;
       const std::size_t at = static_cast<std::size_t>(wrong.col) * shape.rows + static_cast<std::size_t>(wrong.row);
@@ -251,6 +269,30 @@ template <class T>
       wrong.kind = Kind::from_input;
       wrong.source_row = static_cast<int>(found->second % input_shape.rows);
       wrong.source_col = static_cast<int>(found->second / input_shape.rows);
+    }
+    if constexpr (std::is_same_v<T, float>) {
+      // Where the right value lies in the input, and which output element the wrong value
+      // belongs to: what the index mistakes are tested against (misplacement.hpp).
+      const auto find_index = [](const auto& index, Bits bits) -> long long {
+        const auto found = std::lower_bound(index.begin(), index.end(), std::make_pair(bits, std::size_t{0}));
+        return found == index.end() || found->first != bits ? -1 : static_cast<long long>(found->second);
+      };
+      std::vector<std::pair<Bits, std::size_t>> expected_index(count);
+      for (std::size_t i = 0; i < count; ++i) expected_index[i] = {poison::bits(static_cast<float>(expected[i])), i};
+      std::sort(expected_index.begin(), expected_index.end());
+      for (Wrong& wrong : wrongs) {
+        if (wrong.kind != Kind::from_input) continue;
+        const std::size_t at = static_cast<std::size_t>(wrong.col) * shape.rows + static_cast<std::size_t>(wrong.row);
+        if (const long long source = find_index(input_index, poison::bits(static_cast<float>(wrong.expected)));
+            source >= 0) {
+          wrong.expected_source_row = static_cast<int>(source % input_shape.rows);
+          wrong.expected_source_col = static_cast<int>(source / input_shape.rows);
+        }
+        if (const long long meant = find_index(expected_index, poison::bits(actual[at])); meant >= 0) {
+          wrong.meant_row = static_cast<int>(meant % shape.rows);
+          wrong.meant_col = static_cast<int>(meant / shape.rows);
+        }
+      }
     }
   }
   std::map<Kind, std::size_t> kinds;
@@ -280,7 +322,7 @@ template <class T>
   report << "Wrong elements lie in " << tiles.size() << " of " << tile_count << " tiles.\n";
   std::string cause = options.known_cause;
   if (cause.empty() && options.find_cause) cause = options.find_cause();
-  report << "Likely cause: " << (cause.empty() ? diagnose(wrongs, shape, kinds) : cause);
+  report << "Likely cause: " << (cause.empty() ? diagnose(wrongs, shape, input_shape, kinds) : cause);
   return ::testing::AssertionFailure() << report.str();
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "wb/grading/diagnosis/diagnosis.hpp"
+#include "wb/grading/diagnosis/faults.hpp"
 #include "wb/grading/guarded_buffer.hpp"
 #include "wb/grading/random.hpp"
 #include "wb/grading/schedules.hpp"
@@ -35,7 +36,19 @@ void check_movement(const MovementCheck& check, const std::string& configuration
   gmem_in.upload(input);
   GuardedBuffer<float> gmem_out(out_count);
 
-  if (!run_kernel([&] { check.run(gmem_in.data(), gmem_out.data()); }, where, step)) return;
+  // A fault is tested against the index mistakes that reach past an array's end.
+  const auto explain_fault = [&](const Error& error) -> std::string {
+    if (!error.fault()) return "";
+    const bool transposed = check.output.rows != check.input.rows || check.output.tile_rows != check.input.tile_rows;
+    if (std::string cause = origin_counted_twice(*error.fault(), gmem_in.data(), check.input.rows,
+                                                 check.input.tile_rows, check.input.tile_cols, false, "the input");
+        !cause.empty()) {
+      return cause;
+    }
+    return origin_counted_twice(*error.fault(), gmem_out.data(), check.output.rows, check.output.tile_rows,
+                                check.output.tile_cols, transposed, "the output");
+  };
+  if (!run_kernel([&] { check.run(gmem_in.data(), gmem_out.data()); }, where, step, "", explain_fault)) return;
 #if WB_BACKEND_SIM
   const sim::LaunchStats stats = sim::last_launch_stats();
 #endif

@@ -2,6 +2,8 @@
 /// Errors of the workbook runtime, the same type on both backends.
 #pragma once
 
+#include <array>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -29,6 +31,15 @@ enum class ErrorKind {
   tensor_map,              ///< a bulk or tensor copy, or a tensor map, that breaks the TMA's rules
 };
 
+/// Where an access of a kernel faulted, as the simulator saw it: the evidence a grader
+/// tests its hypotheses against (which element the block reached, and from where).
+struct Fault {
+  std::array<unsigned, 3> block{};   ///< blockIdx of the faulting thread
+  std::array<unsigned, 3> thread{};  ///< its threadIdx
+  const void* address = nullptr;     ///< the first byte accessed
+  bool write = false;                ///< a store (or a copy's destination), not a load
+};
+
 /// A CUDA call that failed, a bad launch configuration, or (in the simulator) a kernel
 /// that did something wrong. The message names the call or the kernel's source line.
 class Error : public std::runtime_error {
@@ -38,9 +49,13 @@ class Error : public std::runtime_error {
       : std::runtime_error(what), kind_(kind) {}
   /// What went wrong, as a kind the graders can act on.
   ErrorKind kind() const { return kind_; }
+  /// The faulting access, where the simulator knows it (none on the GPU).
+  const std::optional<Fault>& fault() const { return fault_; }
+  void set_fault(const Fault& fault) { fault_ = fault; }
 
  private:
   ErrorKind kind_;
+  std::optional<Fault> fault_;
 };
 
 }  // namespace wb

@@ -55,7 +55,7 @@ namespace {
                      ") of a device allocation of " + std::to_string(allocation->bytes) +
                      " bytes: past its end (element " + std::to_string(offset / 4) + " of " +
                      std::to_string(allocation->bytes / 4) + " 4-byte elements)",
-                 ErrorKind::global_out_of_bounds);
+                 ErrorKind::global_out_of_bounds, address, write);
 }
 
 // An access to the block's shared memory: counted in warp requests and checked for

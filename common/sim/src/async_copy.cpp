@@ -116,17 +116,17 @@ PendingCopy issue_copy(ThreadState& thread, void* shared_dst, const void* global
     const auto* source_begin = static_cast<const std::byte*>(global_src);
     if (source == nullptr || source_begin + src_bytes > source->begin + source->bytes) {
       const BadSource bad = explain_bad_source(global_src, src_bytes);
-      kernel_fail(file, line, what + bad.message, bad.kind);
+      kernel_fail_access(file, line, what + bad.message, bad.kind, global_src, false);
     }
     if (source_begin + copy_bytes > source->begin + source->bytes) {
       const BadSource bad = explain_bad_source(global_src, copy_bytes);
-      kernel_fail(file, line,
+      kernel_fail_access(file, line,
                   what + bad.message + ". Its source size is " + std::to_string(src_bytes) +
                       " bytes, all inside the array, but the copy still addresses all " +
                       std::to_string(copy_bytes) +
                       " (compute-sanitizer reports it the same way): copy an array's last, "
                       "partial vector with narrower copies",
-                  bad.kind);
+                  bad.kind, global_src, false);
     }
   }
   auto* destination = static_cast<std::byte*>(shared_dst);

@@ -520,6 +520,16 @@ void kernel_fail(const char* file, int line, const std::string& what, ErrorKind 
   kernel_fail_at(std::string(file) + ":" + std::to_string(line), what, kind);
 }
 
+void kernel_fail_access(const char* file, int line, const std::string& what, ErrorKind kind, const void* address,
+                        bool write) {
+  try {
+    kernel_fail(file, line, what, kind);
+  } catch (KernelError& error) {
+    error.set_fault({{blockIdx.x, blockIdx.y, blockIdx.z}, {threadIdx.x, threadIdx.y, threadIdx.z}, address, write});
+    throw;
+  }
+}
+
 void kernel_fail_at(const std::string& place, const std::string& what, ErrorKind kind) {
   std::string where = place.empty() ? std::string() : place + ": ";
   if (running_thread != nullptr) {
@@ -529,11 +539,15 @@ void kernel_fail_at(const std::string& place, const std::string& what, ErrorKind
 }
 
 void fail_without_unwinding(const std::string& place, const std::string& what,
-                            ErrorKind kind) {
+                            ErrorKind kind, const void* fault_address, bool fault_write) {
   ThreadState* thread = running_thread;
   try {
     kernel_fail_at(place, what, kind);
-  } catch (...) {
+  } catch (KernelError& error) {
+    if (fault_address != nullptr) {
+      error.set_fault({{blockIdx.x, blockIdx.y, blockIdx.z}, {threadIdx.x, threadIdx.y, threadIdx.z},
+                       fault_address, fault_write});
+    }
     thread->error = std::current_exception();
   }
   thread->status = ThreadStatus::failed;

@@ -305,6 +305,9 @@ inline ThreadState* current_thread() { return running_thread; }
 // Raises a KernelError that names the source line, the block and the thread.
 [[noreturn]] void kernel_fail(const char* file, int line, const std::string& what,
                               ErrorKind kind = ErrorKind::other);
+// The same for an access that faulted: the error also carries its address (wb::Fault).
+[[noreturn]] void kernel_fail_access(const char* file, int line, const std::string& what, ErrorKind kind,
+                                     const void* address, bool write);
 // The same, with the place given as text ("copy.cu:53", from a code address).
 [[noreturn]] void kernel_fail_at(const std::string& place, const std::string& what,
                                  ErrorKind kind);
@@ -332,9 +335,11 @@ void log_launch(const LaunchConfig& config, const LaunchStats& stats);
 
 // Fails the running CUDA thread from code that must not throw (the instrumentation's
 // callbacks, which the compiler treats as nothrow): records the error, abandons the
-// thread's fiber and switches to the scheduler, which fails the launch as usual.
+// thread's fiber and switches to the scheduler, which fails the launch as usual. An
+// access that faulted passes its address, which the error carries for the graders.
 [[noreturn]] void fail_without_unwinding(const std::string& place, const std::string& what,
-                                         ErrorKind kind);
+                                         ErrorKind kind, const void* fault_address = nullptr,
+                                         bool fault_write = false);
 
 // The device allocation starting at or below `pointer`, whatever its size.
 Allocation device_allocation_below(const void* pointer);

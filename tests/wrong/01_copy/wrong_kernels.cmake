@@ -71,3 +71,10 @@ wb_wrong_kernel(store_far_out_of_bounds
   FIND "    gmem_tile_out[gmem_layout(element.row, element.col)] =\n        smem_tile[smem_layout(element.row, element.col)];\n  }\n}\n//! [step 1 kernel]"
   REPLACE "    gmem_tile_out[gmem_layout(element.row, element.col) + (1 << 30)] =\n        smem_tile[smem_layout(element.row, element.col)];\n  }\n}\n//! [step 1 kernel]"
   EXPECT "step 1.*crashed with signal Segmentation fault in block \\([0-9]+,[0-9]+,0\\), thread \\([0-9]+,0,0\\), at [^ ]*copy.cu:[0-9]+: its last memory access, a store.*WB_SEED=[0-9]+ gdb --args")
+
+# The tile's origin counted twice in the copy's source: gmem_tile_in already points at
+# the tile, and the row and column given to it are global ones.
+wb_wrong_kernel(tile_origin_counted_twice
+  FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
+  REPLACE "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(tile_row + row, tile_col + col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
+  EXPECT "step 1.*Likely cause: the tile's origin is counted twice: block \\([0-9]+, [0-9]+\\)'s tile of the input starts at \\([0-9]+, [0-9]+\\), and its thread \\([0-9]+, 0\\) read element")

@@ -64,3 +64,11 @@ wb_wrong_kernel(store_bounds_not_transposed
   FIND "  for (int col = store_coord.col; col < valid_rows; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < valid_cols; row += kStoreThreadRows) {"
   REPLACE "  for (int col = store_coord.col; col < valid_cols; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < valid_rows; row += kStoreThreadRows) {"
   EXPECT "step 3.*transpose.cu:[0-9]+: .*a load of 4 bytes at bytes \\[[0-9]+, [0-9]+\\) from the start of the __shared__ array smem_tile, which has 8312 bytes: past its end: outside every __shared__ array")
+
+# Global coordinates given to a pointer that already points at the tile: the tile's
+# origin counted twice. The first block past the origin reads past the input's end, and
+# the fault's address is twice its tile's origin plus an offset inside the tile.
+wb_wrong_kernel(tile_origin_counted_twice
+  FIND "      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
+  REPLACE "      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(tile_row + row, tile_col + col)];"
+  EXPECT "step 1.*Likely cause: the tile's origin is counted twice: block \\([0-9]+, [0-9]+\\)'s tile of the input starts at")

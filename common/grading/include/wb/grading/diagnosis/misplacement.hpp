@@ -1,0 +1,37 @@
+// Elements of a moved array (a copy, a transpose) that hold the right values in the wrong
+// places, and the index mistakes that put them there. Each wrong element is traced to
+// the input element it holds (its source) and compared with the input element it should
+// hold (its expected source) and the output element that value was meant for; a
+// hypothesis names a cause only when every misplaced element fits it:
+//   - the tile's origin counted twice, on the load (source = expected source + its
+//     tile's origin) or on the store (position = meant position + its tile's origin);
+//   - a leading dimension other than the array's, on the load (the source's offset is
+//     expected row + expected col * ld') or on the store (the position's offset is
+//     meant row + meant col * ld');
+//   - every source the same distance from its expected one (an index off by a constant).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "wb/grading/compare.hpp"
+
+namespace wb::grading {
+
+struct Misplaced {
+  int row;  // where the value is, in the output
+  int col;
+  int source_row;  // the input element it holds
+  int source_col;
+  int expected_source_row = -1;  // the input element it should hold (-1: unknown)
+  int expected_source_col = -1;
+  int meant_row = -1;  // the output element its value belongs to (-1: unknown)
+  int meant_col = -1;
+};
+
+// The cause that every one of `misplaced` fits, or "" when none does. `output` and
+// `input` give the arrays' shapes and tiles.
+std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const ArrayShape& output,
+                               const ArrayShape& input);
+
+}  // namespace wb::grading

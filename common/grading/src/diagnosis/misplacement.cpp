@@ -1,0 +1,110 @@
+#include "wb/grading/diagnosis/misplacement.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+namespace wb::grading {
+
+namespace {
+
+long long linear(int row, int col, int rows) { return static_cast<long long>(row) + static_cast<long long>(col) * rows; }
+
+bool all_fit(const std::vector<Misplaced>& misplaced, const std::function<bool(const Misplaced&)>& fits) {
+  return !misplaced.empty() && std::all_of(misplaced.begin(), misplaced.end(), fits);
+}
+
+std::string pair_text(int row, int col) { return "(" + std::to_string(row) + ", " + std::to_string(col) + ")"; }
+
+// A leading dimension other than `rows` under which every element's `offset` is
+// row + col * ld, among those a learner could have used; 0 if none fits.
+int other_leading_dimension(const std::vector<Misplaced>& misplaced, int rows, const std::set<int>& candidates,
+                            const std::function<long long(const Misplaced&)>& offset,
+                            const std::function<std::pair<int, int>(const Misplaced&)>& position) {
+  for (int ld : candidates) {
+    if (ld == rows || ld <= 0) continue;
+    if (all_fit(misplaced, [&](const Misplaced& m) {
+          const auto [row, col] = position(m);
+          return row >= 0 && offset(m) == linear(row, col, ld);
+        })) {
+      return ld;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const ArrayShape& output,
+                               const ArrayShape& input) {
+  const bool sources_known = all_fit(misplaced, [](const Misplaced& m) { return m.expected_source_row >= 0; });
+  const bool meant_known = all_fit(misplaced, [](const Misplaced& m) { return m.meant_row >= 0; });
+  const Misplaced& first = misplaced.front();
+  if (sources_known && all_fit(misplaced, [&](const Misplaced& m) {
+        const int origin_row = m.expected_source_row / input.tile_rows * input.tile_rows;
+        const int origin_col = m.expected_source_col / input.tile_cols * input.tile_cols;
+        return (origin_row != 0 || origin_col != 0) && m.source_row == m.expected_source_row + origin_row &&
+               m.source_col == m.expected_source_col + origin_col;
+      })) {
+    return "each wrong element holds the input element its tile's origin further on: " +
+           pair_text(first.row, first.col) + " holds the input's " + pair_text(first.source_row, first.source_col) +
+           " instead of " + pair_text(first.expected_source_row, first.expected_source_col) +
+           ". The tile's origin is counted twice where the input is read: an index that already counts from "
+           "the tile's first element (a pointer to the tile) was given the global row and column too.";
+  }
+  if (meant_known && all_fit(misplaced, [&](const Misplaced& m) {
+        const int origin_row = m.meant_row / output.tile_rows * output.tile_rows;
+        const int origin_col = m.meant_col / output.tile_cols * output.tile_cols;
+        return (origin_row != 0 || origin_col != 0) && m.row == m.meant_row + origin_row &&
+               m.col == m.meant_col + origin_col;
+      })) {
+    return "each wrong element was stored its tile's origin further on than the element it belongs to: the value "
+           "meant for " + pair_text(first.meant_row, first.meant_col) + " is at " + pair_text(first.row, first.col) +
+           ". The tile's origin is counted twice where the output is written: an index that already counts from "
+           "the tile's first element (a pointer to the tile) was given the global row and column too.";
+  }
+  const std::set<int> leading_dimensions = {input.rows, input.cols, output.rows, output.cols,
+                                            input.tile_rows, input.tile_cols, output.tile_rows, output.tile_cols};
+  if (meant_known) {
+    const int ld = other_leading_dimension(
+        misplaced, output.rows, leading_dimensions, [&](const Misplaced& m) { return linear(m.row, m.col, output.rows); },
+        [](const Misplaced& m) { return std::make_pair(m.meant_row, m.meant_col); });
+    if (ld > 0) {
+      return "the output was stored with a leading dimension of " + std::to_string(ld) + ": element (row, col) of "
+             "the output is at row + col * " + std::to_string(output.rows) + " (the output has " +
+             std::to_string(output.rows) + " rows), and the value meant for " +
+             pair_text(first.meant_row, first.meant_col) + " went to offset " +
+             std::to_string(linear(first.meant_row, first.meant_col, ld)) + " = " +
+             std::to_string(first.meant_row) + " + " + std::to_string(first.meant_col) + " * " +
+             std::to_string(ld) + ". Is another array's leading dimension (or a tile's) used for the output?";
+    }
+  }
+  if (sources_known) {
+    const int ld = other_leading_dimension(
+        misplaced, input.rows, leading_dimensions,
+        [&](const Misplaced& m) { return linear(m.source_row, m.source_col, input.rows); },
+        [](const Misplaced& m) { return std::make_pair(m.expected_source_row, m.expected_source_col); });
+    if (ld > 0) {
+      return "the input was read with a leading dimension of " + std::to_string(ld) + ": element (row, col) of "
+             "the input is at row + col * " + std::to_string(input.rows) + " (the input has " +
+             std::to_string(input.rows) + " rows), and " + pair_text(first.row, first.col) +
+             " took the element at offset " + std::to_string(linear(first.source_row, first.source_col, input.rows)) +
+             " = " + std::to_string(first.expected_source_row) + " + " + std::to_string(first.expected_source_col) +
+             " * " + std::to_string(ld) + ". Is another array's leading dimension (or a tile's) used for the input?";
+    }
+    const int row_shift = first.source_row - first.expected_source_row;
+    const int col_shift = first.source_col - first.expected_source_col;
+    if ((row_shift != 0 || col_shift != 0) && all_fit(misplaced, [&](const Misplaced& m) {
+          return m.source_row - m.expected_source_row == row_shift && m.source_col - m.expected_source_col == col_shift;
+        })) {
+      return "every wrong element holds the input element " + std::to_string(row_shift) + " rows and " +
+             std::to_string(col_shift) + " columns away from the right one (" + pair_text(first.row, first.col) +
+             " holds the input's " + pair_text(first.source_row, first.source_col) + " instead of " +
+             pair_text(first.expected_source_row, first.expected_source_col) +
+             "): an index of the read is off by that much.";
+    }
+  }
+  return "";
+}
+
+}  // namespace wb::grading
