@@ -272,6 +272,10 @@ CrashContext crash_context();
 // "(x,y,z)"
 std::string format_index(const uint3& index);
 
+// A source path without the project's folder, as messages name files:
+// "chapters/01_copy/copy.cu" (a path outside the project unchanged).
+std::string project_relative(std::string path);
+
 // "copy.cu:53" for a code address of a kernel, or "" (asks addr2line: not for signal
 // handlers).
 std::string source_line_of(const void* code_address);
