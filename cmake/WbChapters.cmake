@@ -309,7 +309,7 @@ endfunction()
 
 function(wb_add_chapter number folder)
   cmake_parse_arguments(PARSE_ARGV 2 arg "" "GRADER;BENCH;WRONG;SKELETON_FAILS_WITH;PTX_INSTRUCTION"
-                        "KERNELS;SM90_KERNELS;SM90_PTX_INSTRUCTIONS")
+                        "KERNELS;SM90_KERNELS;SM90_PTX_INSTRUCTIONS;PTX_UNTAKEN")
   if(NOT arg_PTX_INSTRUCTION)
     set(arg_PTX_INSTRUCTION "cp\\.async\\.c[ag]\\.shared\\.global")
   endif()
@@ -396,6 +396,33 @@ function(wb_add_chapter number folder)
               "-DWHAT=the reference of chapter ${number} does not use cp.async on the GPU"
               -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ExpectPtx.cmake")
     set_tests_properties(selftest.chapter${number}.solution_ptx_has_cp_async PROPERTIES LABELS "selftest")
+  endif()
+
+  # The simulator's copies have nvcc's widths: kernel by kernel, the kinds of copy in the
+  # reference's PTX (cp.async of 4, 8 or 16 bytes, bulk and tensor copies) are those the
+  # simulator issued while the reference's grader ran (ptx_widths), but for the kinds
+  # PTX_UNTAKEN names (KERNEL:KIND, a branch the graded sizes never take). The PTX is the
+  # build's own (the objects above), so the test costs one grader run. Without nvcc it is
+  # reported skipped, with the reason.
+  if("sim" IN_LIST WB_BACKENDS)
+    set(test selftest.chapter${number}.copy_widths_match_ptx)
+    if("cuda" IN_LIST WB_BACKENDS)
+      set(ptx "$<TARGET_OBJECTS:chapter${number}_solution_ptx>")
+      if(arg_SM90_KERNELS)
+        set(ptx "${ptx}$<SEMICOLON>$<TARGET_OBJECTS:chapter${number}_solution_sm90_ptx>")
+      endif()
+      string(REPLACE ";" "$<SEMICOLON>" untaken "${arg_PTX_UNTAKEN}")
+      add_test(NAME ${test}
+        COMMAND ${CMAKE_COMMAND} "-DGRADER=$<TARGET_FILE:grade_chapter${number}_solution_sim>"
+                "-DTOOL=$<TARGET_FILE:ptx_widths>" "-DLOG=${PROJECT_BINARY_DIR}/ptx_widths/chapter${number}.log"
+                "-DPTX=${ptx}" "-DUNTAKEN=${untaken}"
+                -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ComparePtxWidths.cmake")
+      set_tests_properties(${test} PROPERTIES LABELS "selftest" TIMEOUT 600)
+    else()
+      add_test(NAME ${test} COMMAND ${CMAKE_COMMAND} -E echo
+               "SKIPPED: no nvcc at configure time, so no PTX to compare the simulator's copies with")
+      set_tests_properties(${test} PROPERTIES LABELS "selftest" SKIP_REGULAR_EXPRESSION "SKIPPED:")
+    endif()
   endif()
 
   # check-chapterN: the learner's grader in the simulator, and on the GPU as well when
