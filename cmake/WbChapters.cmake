@@ -64,28 +64,27 @@ function(wb_chapter_grader number variant backend kernels)
   wb_target_defaults(${exe} ${backend})
 endfunction()
 
-# Inside a WRONG file: a known-wrong kernel made from the solution by replacing FIND
-# (every occurrence) with REPLACE, which the sim grader must reject with a report that
-# matches EXPECT (ENVIRONMENT: variables for that run, such as a short WB_STEP_TIMEOUT). A FIND that the solution no longer contains stops the configure, so
-# the list cannot drift from the solution unnoticed.
-function(wb_wrong_kernel name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "FILE;FIND;REPLACE;EXPECT" "ENVIRONMENT")
-  if(NOT arg_FILE)
-    list(GET chapter_kernels 0 arg_FILE)
+# A variant of the chapter's solution, FILE (the first kernel file by default) with FIND
+# replaced by REPLACE (every occurrence), and the sim grader linked to it: target
+# grade_chapterN_<kind>_<name>_sim. A FIND that the solution no longer contains stops the
+# configure, so the lists of variants cannot drift from the solution unnoticed.
+function(wb_solution_variant kind name file find replace)
+  if(NOT file)
+    list(GET chapter_kernels 0 file)
   endif()
-  # The solution is a configure dependency: edit it and the wrong kernels are made anew.
-  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${solution_dir}/${arg_FILE}")
-  file(READ "${solution_dir}/${arg_FILE}" text)
-  string(FIND "${text}" "${arg_FIND}" at)
+  # The solution is a configure dependency: edit it and the variants are made anew.
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${solution_dir}/${file}")
+  file(READ "${solution_dir}/${file}" text)
+  string(FIND "${text}" "${find}" at)
   if(at EQUAL -1)
-    message(FATAL_ERROR "wrong kernel ${name} of chapter ${chapter_number}: solutions/${chapter_folder}/${arg_FILE} no longer contains:\n${arg_FIND}")
+    message(FATAL_ERROR "${kind} kernel ${name} of chapter ${chapter_number}: solutions/${chapter_folder}/${file} no longer contains:\n${find}")
   endif()
-  string(REPLACE "${arg_FIND}" "${arg_REPLACE}" text "${text}")
-  set(dir "${PROJECT_BINARY_DIR}/wrong/chapter${chapter_number}/${name}")
+  string(REPLACE "${find}" "${replace}" text "${text}")
+  set(dir "${PROJECT_BINARY_DIR}/${kind}/chapter${chapter_number}/${name}")
   foreach(kernel IN LISTS chapter_kernels)
-    if(kernel STREQUAL arg_FILE)
+    if(kernel STREQUAL file)
       # Verbatim (no @name@ substitution), and rewritten only when it changed, so that
-      # a configure does not rebuild every wrong kernel.
+      # a configure does not rebuild every variant.
       file(WRITE "${dir}/${kernel}.new" "${text}")
       configure_file("${dir}/${kernel}.new" "${dir}/${kernel}" COPYONLY)
     else()
@@ -93,7 +92,7 @@ function(wb_wrong_kernel name)
     endif()
   endforeach()
   list(TRANSFORM chapter_kernels PREPEND "${dir}/" OUTPUT_VARIABLE sources)
-  set(lib chapter${chapter_number}_wrong_${name})
+  set(lib chapter${chapter_number}_${kind}_${name})
   wb_backend_sources(sources sim ${sources})
   add_library(${lib}_sim STATIC ${sources})
   wb_target_defaults(${lib}_sim sim)
@@ -101,13 +100,33 @@ function(wb_wrong_kernel name)
   wb_relax_learner_warnings(${lib}_sim)
   target_include_directories(${lib}_sim PUBLIC "${learner_dir}")
   target_link_libraries(${lib}_sim PUBLIC wb_runtime_sim)
-  wb_chapter_grader(${chapter_number} wrong_${name} sim ${lib}_sim)
+  wb_chapter_grader(${chapter_number} ${kind}_${name} sim ${lib}_sim)
+endfunction()
+
+# Inside a WRONG file: a known-wrong kernel made from the solution by replacing FIND
+# (every occurrence) with REPLACE, which the sim grader must reject with a report that
+# matches EXPECT (ENVIRONMENT: variables for that run, such as a short WB_STEP_TIMEOUT).
+function(wb_wrong_kernel name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "FILE;FIND;REPLACE;EXPECT" "ENVIRONMENT")
+  wb_solution_variant(wrong ${name} "${arg_FILE}" "${arg_FIND}" "${arg_REPLACE}")
   add_test(NAME selftest.chapter${chapter_number}.rejects_${name}
     COMMAND ${CMAKE_COMMAND} "-DGRADER=$<TARGET_FILE:grade_chapter${chapter_number}_wrong_${name}_sim>"
             "-DEXPECT=${arg_EXPECT}" "-DWHAT=the known-wrong kernel ${name}"
             -P "${WB_EXPECT_REJECTION}")
   set_tests_properties(selftest.chapter${chapter_number}.rejects_${name} PROPERTIES
     LABELS "selftest" ENVIRONMENT "${arg_ENVIRONMENT}")
+endfunction()
+
+# Inside a WRONG file too: a variant of the solution written another way that is just
+# as right, which the sim grader must pass (a check that judges more than its step asks
+# would reject it).
+function(wb_accepted_kernel name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "FILE;FIND;REPLACE" "")
+  wb_solution_variant(accepted ${name} "${arg_FILE}" "${arg_FIND}" "${arg_REPLACE}")
+  add_test(NAME selftest.chapter${chapter_number}.accepts_${name}
+    COMMAND grade_chapter${chapter_number}_accepted_${name}_sim)
+  set_tests_properties(selftest.chapter${chapter_number}.accepts_${name} PROPERTIES
+    LABELS "selftest" SKIP_REGULAR_EXPRESSION "  SKIPPED ")
 endfunction()
 
 # The architectures of CMAKE_CUDA_ARCHITECTURES that run Hopper's instructions (90 and
@@ -290,7 +309,7 @@ endfunction()
 
 function(wb_add_chapter number folder)
   cmake_parse_arguments(PARSE_ARGV 2 arg "" "GRADER;BENCH;WRONG;SKELETON_FAILS_WITH;PTX_INSTRUCTION"
-                        "KERNELS;SM90_KERNELS;SM90_PTX_INSTRUCTIONS")
+                        "KERNELS;SM90_KERNELS;SM90_PTX_INSTRUCTIONS;PTX_UNTAKEN")
   if(NOT arg_PTX_INSTRUCTION)
     set(arg_PTX_INSTRUCTION "cp\\.async\\.c[ag]\\.shared\\.global")
   endif()
@@ -377,6 +396,33 @@ function(wb_add_chapter number folder)
               "-DWHAT=the reference of chapter ${number} does not use cp.async on the GPU"
               -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ExpectPtx.cmake")
     set_tests_properties(selftest.chapter${number}.solution_ptx_has_cp_async PROPERTIES LABELS "selftest")
+  endif()
+
+  # The simulator's copies have nvcc's widths: kernel by kernel, the kinds of copy in the
+  # reference's PTX (cp.async of 4, 8 or 16 bytes, bulk and tensor copies) are those the
+  # simulator issued while the reference's grader ran (ptx_widths), but for the kinds
+  # PTX_UNTAKEN names (KERNEL:KIND, a branch the graded sizes never take). The PTX is the
+  # build's own (the objects above), so the test costs one grader run. Without nvcc it is
+  # reported skipped, with the reason.
+  if("sim" IN_LIST WB_BACKENDS)
+    set(test selftest.chapter${number}.copy_widths_match_ptx)
+    if("cuda" IN_LIST WB_BACKENDS)
+      set(ptx "$<TARGET_OBJECTS:chapter${number}_solution_ptx>")
+      if(arg_SM90_KERNELS)
+        set(ptx "${ptx}$<SEMICOLON>$<TARGET_OBJECTS:chapter${number}_solution_sm90_ptx>")
+      endif()
+      string(REPLACE ";" "$<SEMICOLON>" untaken "${arg_PTX_UNTAKEN}")
+      add_test(NAME ${test}
+        COMMAND ${CMAKE_COMMAND} "-DGRADER=$<TARGET_FILE:grade_chapter${number}_solution_sim>"
+                "-DTOOL=$<TARGET_FILE:ptx_widths>" "-DLOG=${PROJECT_BINARY_DIR}/ptx_widths/chapter${number}.log"
+                "-DPTX=${ptx}" "-DUNTAKEN=${untaken}"
+                -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ComparePtxWidths.cmake")
+      set_tests_properties(${test} PROPERTIES LABELS "selftest" TIMEOUT 600)
+    else()
+      add_test(NAME ${test} COMMAND ${CMAKE_COMMAND} -E echo
+               "SKIPPED: no nvcc at configure time, so no PTX to compare the simulator's copies with")
+      set_tests_properties(${test} PROPERTIES LABELS "selftest" SKIP_REGULAR_EXPRESSION "SKIPPED:")
+    endif()
   endif()
 
   # check-chapterN: the learner's grader in the simulator, and on the GPU as well when

@@ -3,10 +3,14 @@
 //
 // Step 1 is chapter 1's tile copy. cooperative_groups::memcpy_async(block, dst, src, bytes)
 // is called by every thread of the block with the same arguments; the library splits the
-// bytes over the threads and each issues its share as cp.async, as wide as the alignment
-// allows (16 bytes here: every column of the tile starts at a multiple of 512 bytes), then
-// commits them. cooperative_groups::wait(block) is the wait of chapter 1 and its
-// __syncthreads() in one call. A call copies one contiguous run: a column of the tile.
+// bytes over the threads and each issues its share as cp.async, then commits them. The
+// copies are as wide as the call promises at compile time, never wider because the
+// addresses happen to allow it: float pointers promise alignof(float), 4 bytes, and nvcc's
+// code copies 4 bytes at a time. cuda::aligned_size_t<16>(bytes) promises that both
+// addresses and the size are multiples of 16 (every column of the tile starts at a
+// multiple of 512 bytes), and the copies are chapter 5's 16-byte ones.
+// cooperative_groups::wait(block) is the wait of chapter 1 and its __syncthreads() in one
+// call. A call copies one contiguous run: a column of the tile.
 //
 // Step 2 is chapter 6's double buffer, with a cuda::pipeline of two stages keeping the
 // books: producer_acquire() takes a free stage (the library waits until every thread has
@@ -57,7 +61,8 @@ __global__ void copy_tile_kernel(const float* gmem_in, float* gmem_out, int rows
   float* gmem_tile_out = gmem_out + tile_row + tile_col * rows;        // (128,16)
 
   // TODO(step 1): copy each of the tile's 16 columns (128 contiguous floats each) into
-  // smem_tile with one cg::memcpy_async over the block, then cg::wait(block) (about 5 lines)
+  // smem_tile with one cg::memcpy_async over the block, its size a
+  // cuda::aligned_size_t<16> for 16-byte copies, then cg::wait(block) (about 5 lines)
 
   // The store walks the tile as one flat column-major run, 256 floats at a time:
   // coalesced, and mostly other threads' elements.

@@ -3,10 +3,14 @@
 //
 // Step 1 is chapter 1's tile copy. cooperative_groups::memcpy_async(block, dst, src, bytes)
 // is called by every thread of the block with the same arguments; the library splits the
-// bytes over the threads and each issues its share as cp.async, as wide as the alignment
-// allows (16 bytes here: every column of the tile starts at a multiple of 512 bytes), then
-// commits them. cooperative_groups::wait(block) is the wait of chapter 1 and its
-// __syncthreads() in one call. A call copies one contiguous run: a column of the tile.
+// bytes over the threads and each issues its share as cp.async, then commits them. The
+// copies are as wide as the call promises at compile time, never wider because the
+// addresses happen to allow it: float pointers promise alignof(float), 4 bytes, and nvcc's
+// code copies 4 bytes at a time. cuda::aligned_size_t<16>(bytes) promises that both
+// addresses and the size are multiples of 16 (every column of the tile starts at a
+// multiple of 512 bytes), and the copies are chapter 5's 16-byte ones.
+// cooperative_groups::wait(block) is the wait of chapter 1 and its __syncthreads() in one
+// call. A call copies one contiguous run: a column of the tile.
 //
 // Step 2 is chapter 6's double buffer, with a cuda::pipeline of two stages keeping the
 // books: producer_acquire() takes a free stage (the library waits until every thread has
@@ -59,7 +63,7 @@ __global__ void copy_tile_kernel(const float* gmem_in, float* gmem_out, int rows
   //! [step 1 hole]
   for (int col = 0; col < kTileCols; ++col) {
     cg::memcpy_async(block, &smem_tile[smem_layout(0, col)], &gmem_tile_in[gmem_layout(0, col)],
-                     sizeof(float) * kTileRows);
+                     cuda::aligned_size_t<16>(sizeof(float) * kTileRows));
   }
   cg::wait(block);
   //! [step 1 hole]

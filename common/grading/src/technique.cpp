@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 
 namespace wb::grading {
 
@@ -132,6 +133,42 @@ void judge_technique(const std::function<::testing::AssertionResult(const sim::L
 bool overlap_judged(const sim::LaunchStats& stats, std::uint64_t tiles) {
   constexpr std::uint64_t kMinTilesPerBlock = 3;
   return stats.blocks > 0 && tiles >= kMinTilesPerBlock * stats.blocks;
+}
+
+namespace {
+
+// "alignof(T) = 4 (the pointers' type; no cuda::aligned_size_t)": where the promise of a
+// library call came from, in the library's own rule (sim::static_alignment).
+std::string promise_text(const sim::LibraryCopyPromise& promise) {
+  const std::string type_part = "alignof of the pointers' type, " + std::to_string(promise.element_alignment);
+  if (promise.aligned_size == 0) return type_part + ", and no cuda::aligned_size_t";
+  const std::string size_part = "cuda::aligned_size_t<" + std::to_string(promise.aligned_size) + ">";
+  return promise.api == sim::LibraryApi::cooperative_groups ? size_part : size_part + " and " + type_part;
+}
+
+}  // namespace
+
+std::string library_sites_narrower_than(const sim::LaunchStats& stats, int width,
+                                        const std::function<bool(const sim::LibraryCopySite&)>& judged) {
+  const int index = width == 4 ? 0 : width == 8 ? 1 : 2;
+  std::string text;
+  for (const auto& [key, site] : stats.library_sites) {
+    if (judged && !judged(site)) continue;
+    if (site.cp_async[index] == site.cp_async_ops() && site.synchronous_bytes == 0) continue;
+    text += std::string(text.empty() ? "" : " ") + sim::project_relative(site.file) + ":" +
+            std::to_string(site.line) + ": " +
+            sim::to_string(site.promise.api) + " issued";
+    const char* sizes[] = {"4", "8", "16"};
+    for (int w = 0; w < 3; ++w) {
+      if (site.cp_async[w] != 0) text += " " + std::to_string(site.cp_async[w]) + " copies of " + sizes[w] + " bytes,";
+    }
+    if (site.synchronous_bytes != 0) {
+      text += " " + std::to_string(site.synchronous_bytes) + " bytes with plain loads and stores,";
+    }
+    text += " as its call promises an alignment of " + std::to_string(sim::static_alignment(site.promise)) +
+            " bytes (" + promise_text(site.promise) + ").";
+  }
+  return text;
 }
 
 std::string two_decimals(double value) {

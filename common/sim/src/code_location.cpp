@@ -25,15 +25,6 @@ bool is_position_independent(const char* path) {
   return header.e_type == ET_DYN;
 }
 
-// The path without the project's folder, so that messages say chapters/01_copy/copy.cu.
-std::string project_relative(std::string path) {
-#ifdef WB_SOURCE_DIR
-  const std::string root = WB_SOURCE_DIR;
-  if (path.compare(0, root.size(), root) == 0) path.erase(0, root.size());
-#endif
-  return path;
-}
-
 // Runs addr2line with `options` on the object file that holds `code_address`, and
 // returns its output stream, or nullptr. `offset` is subtracted from the address first.
 FILE* open_addr2line(const void* code_address, std::uintptr_t offset, const char* options) {
@@ -83,6 +74,14 @@ std::string ask_function_name(const void* code_address) {
 }
 
 }  // namespace
+
+std::string project_relative(std::string path) {
+#ifdef WB_SOURCE_DIR
+  const std::string root = WB_SOURCE_DIR;
+  if (path.compare(0, root.size(), root) == 0) path.erase(0, root.size());
+#endif
+  return path;
+}
 
 std::string function_name_of(const void* code_address) {
   if (code_address == nullptr) return {};

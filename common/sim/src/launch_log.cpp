@@ -6,8 +6,9 @@
 // Columns: the kernel's demangled name, blocks, threads; then requests, transactions
 // and the ideal transactions of each AccessKind in its order (shared loads, shared
 // stores, global loads, global stores, cp.async global reads, cp.async shared writes);
-// then cp.async operations of 4, 8 and 16 bytes, and barriers. A line starting with
-// '#' names them.
+// then cp.async operations of 4, 8 and 16 bytes, barriers, and Hopper's bulk and tensor
+// copies (tools/ptx_widths compares these kinds of copy with nvcc's PTX). A line starting
+// with '#' names them.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -28,7 +29,8 @@ void log_launch(const LaunchConfig& config, const LaunchStats& stats) {
             std::to_string(counts.ideal);
   }
   line += "\t" + std::to_string(stats.cp_async_4) + "\t" + std::to_string(stats.cp_async_8) + "\t" +
-          std::to_string(stats.cp_async_16) + "\t" + std::to_string(stats.barriers) + "\n";
+          std::to_string(stats.cp_async_16) + "\t" + std::to_string(stats.barriers) + "\t" +
+          std::to_string(stats.bulk_copies) + "\t" + std::to_string(stats.tensor_copies) + "\n";
   FILE* file = std::fopen(path, "a");
   if (file == nullptr) return;  // a log that cannot be written must not fail the kernel
   std::fseek(file, 0, SEEK_END);
@@ -40,7 +42,7 @@ void log_launch(const LaunchConfig& config, const LaunchStats& stats) {
                "\tglobal_store_requests\tglobal_store_sectors\tglobal_store_ideal"
                "\tcp_async_read_requests\tcp_async_read_sectors\tcp_async_read_ideal"
                "\tcp_async_write_requests\tcp_async_write_wavefronts\tcp_async_write_ideal"
-               "\tcp_async_4\tcp_async_8\tcp_async_16\tbarriers\n",
+               "\tcp_async_4\tcp_async_8\tcp_async_16\tbarriers\tbulk_copies\ttensor_copies\n",
                file);
   }
   std::fputs(line.c_str(), file);  // one write of a whole line: processes may share FILE

@@ -2,9 +2,10 @@
 //
 // cooperative_groups::memcpy_async(group, dst, src, bytes) is called by every thread of
 // the group with the same arguments; each thread issues its share of the copy as cp.async
-// operations (chunk i of the copy goes to the thread of rank i % size), of the widest size,
-// 16, 8 or 4 bytes, that both addresses and the size allow, and closes them into one
-// cp.async group. cooperative_groups::wait(group) is cp.async.wait_group 0 and the group's
+// operations (chunk i of the copy goes to the thread of rank i % size), and closes them
+// into one cp.async group. The copies are as wide as the call's static alignment promises,
+// as nvcc compiles the library (plan_copy): alignof(T) of typed pointers, the N of a
+// cuda::aligned_size_t<N>; a float* copy is 4-byte copies however aligned its addresses. cooperative_groups::wait(group) is cp.async.wait_group 0 and the group's
 // barrier. So everything chapters 1 to 6 check of cp.async (poison until the wait, sizes,
 // alignment, address spaces, races) holds for the library's copies too.
 //
@@ -126,45 +127,154 @@ void land_batch(Worker& worker, const BlockPipeline& pipeline, std::uint32_t ind
   begin_interval(worker.shared);
 }
 
+// A broken cuda::aligned_size_t<N> promise: the library would issue misaligned copies.
+void check_aligned_size_promise(const LibraryCopyPromise& promise, const void* dst, const void* src,
+                                std::size_t bytes, const std::string& what, const char* file, int line) {
+  const std::size_t n = promise.aligned_size;
+  if (n <= 1) return;
+  const auto dst_address = reinterpret_cast<std::uintptr_t>(dst);
+  const auto src_address = reinterpret_cast<std::uintptr_t>(src);
+  if (dst_address % n == 0 && src_address % n == 0 && bytes % n == 0) return;
+  const std::string text = std::to_string(n);
+  kernel_fail(file, line,
+              what + "cuda::aligned_size_t<" + text + "> promises that both addresses and the size are multiples of " +
+                  text + " bytes, and they are not (destination % " + text + " == " +
+                  std::to_string(dst_address % n) + ", source % " + text + " == " + std::to_string(src_address % n) +
+                  ", size % " + text + " == " + std::to_string(bytes % n) +
+                  "): the library would issue misaligned copies",
+              ErrorKind::misaligned);
+}
+
+// How the library splits one call, as nvcc compiles it: `head` bytes copied with plain
+// loads and stores in pieces of `piece` bytes, then `chunks` cp.async of `width` bytes,
+// then the rest again in pieces. Piece i (and chunk i) of each part goes to rank i % size.
+struct CopyPlan {
+  std::size_t head = 0;
+  int width = 4;
+  std::size_t chunks = 0;
+  std::size_t piece = 1;
+};
+
+// A size that is no multiple of the library's copies: what the library's code would do.
+void check_whole_pieces(const LibraryCopyPromise& promise, std::size_t bytes, std::size_t piece,
+                        const std::string& what, const char* file, int line) {
+  const std::size_t rest = bytes % piece;
+  if (rest == 0) return;
+  const std::string why = promise.aligned_size != 0
+                              ? "the cuda::aligned_size_t"
+                              : "alignof of the pointers' type, with no cuda::aligned_size_t";
+  const std::string consequence =
+      promise.api == LibraryApi::cooperative_groups
+          ? "cooperative_groups::memcpy_async would leave the last " + std::to_string(rest) + " bytes uncopied"
+          : "cuda::memcpy_async would copy " + std::to_string(piece - rest) + " bytes past its end";
+  kernel_fail(file, line,
+              what + "the size is not a multiple of the library's " + std::to_string(piece) + "-byte copies (from " +
+                  why + "): " + consequence,
+              ErrorKind::misaligned);
+}
+
+// Both libraries take the copy width from the static alignment alone: cp.async of that
+// many bytes (16 at most) from 4 bytes up. Below 4, cooperative_groups chooses at run
+// time from how far apart the two addresses are modulo 16 (the widest power of two that
+// divides their difference, or 16), copying the bytes before the source's first aligned
+// address and after the last whole chunk with plain loads and stores (and everything so
+// where the size is smaller than that width); cuda::memcpy_async copies everything with
+// plain loads and stores of the static alignment. (CUDA 13.0's headers:
+// cooperative_groups/details/async.h, cuda/__memcpy_async/dispatch_memcpy_async.h.)
+CopyPlan plan_copy(const LibraryCopyPromise& promise, const void* dst, const void* src, std::size_t bytes,
+                   const std::string& what, const char* file, int line) {
+  const std::size_t alignment = std::min<std::size_t>(static_alignment(promise), 16);
+  CopyPlan plan;
+  if (alignment >= 4) {
+    check_whole_pieces(promise, bytes, alignment, what, file, line);
+    plan.width = static_cast<int>(alignment);
+    plan.chunks = bytes / alignment;
+    return plan;
+  }
+  if (promise.api == LibraryApi::cuda) {
+    check_whole_pieces(promise, bytes, alignment, what, file, line);
+    plan.piece = alignment;
+    plan.head = bytes;
+    return plan;
+  }
+  const auto src_address = reinterpret_cast<std::uintptr_t>(src);
+  const std::uintptr_t apart = (src_address ^ reinterpret_cast<std::uintptr_t>(dst)) & 15;
+  std::size_t width = 16;
+  for (std::size_t candidate = 8; candidate >= alignment; candidate /= 2) {
+    if ((apart & candidate) != 0) width = candidate;
+  }
+  if (bytes < width) width = alignment;
+  if (width < 4) {
+    check_whole_pieces(promise, bytes, width, what, file, line);
+    plan.piece = width;
+    plan.head = bytes;
+    return plan;
+  }
+  plan.width = static_cast<int>(width);
+  plan.head = (width - src_address % width) % width;
+  plan.chunks = (bytes - plan.head) / width;
+  return plan;
+}
+
+// One piece of a library copy done with a plain load and store by this thread, checked
+// as a cp.async is (a shared destination, a source inside its allocation, races).
+void copy_synchronously(ThreadState& thread, std::byte* dst, const std::byte* src, std::size_t bytes,
+                        const std::string& what, const char* file, int line, const void* pc) {
+  Worker& worker = *thread.worker;
+  if (const std::string bad = explain_bad_destination(worker, dst, bytes, pc); !bad.empty()) {
+    kernel_fail(file, line, what + bad, ErrorKind::destination_not_shared);
+  }
+  const Allocation* source = worker.job->allocations.around(src, 0);
+  if (source == nullptr || src + bytes > source->begin + source->bytes) {
+    const BadSource bad = explain_bad_source(src, bytes);
+    kernel_fail(file, line, what + bad.message, bad.kind);
+  }
+  if (worker.shared.in_static(dst)) touch_static_shared(worker.shared, dst, bytes);
+  if (std::string race; !check_shared_race(thread, dst, bytes, true, pc, race)) {
+    kernel_fail(file, line, what + race, ErrorKind::shared_race);
+  }
+  record_access(thread, reinterpret_cast<std::uintptr_t>(src), bytes, AccessKind::global_load, pc);
+  record_access(thread, reinterpret_cast<std::uintptr_t>(dst), bytes, AccessKind::shared_store, pc);
+  std::memcpy(dst, src, bytes);
+}
+
 }  // namespace
 
-void library_memcpy_async(void* dst, const void* src, std::size_t bytes, std::size_t promised_alignment,
-                          unsigned rank, unsigned group_size, const void* pipeline_state, const char* api,
-                          const char* file, int line) {
+const char* to_string(LibraryApi api) {
+  return api == LibraryApi::cooperative_groups ? "cooperative_groups::memcpy_async" : "cuda::memcpy_async";
+}
+
+std::size_t static_alignment(const LibraryCopyPromise& promise) {
+  if (promise.api == LibraryApi::cooperative_groups) {
+    return promise.aligned_size != 0 ? promise.aligned_size : promise.element_alignment;
+  }
+  return std::max(promise.element_alignment, promise.aligned_size);
+}
+
+void library_memcpy_async(void* dst, const void* src, std::size_t bytes, const LibraryCopyPromise& promise,
+                          unsigned rank, unsigned group_size, const void* pipeline_state, const char* file,
+                          int line) {
+  const char* api = to_string(promise.api);
   ThreadState& thread = require_thread(api, file, line);
   note_call_site(thread, file, line);
   Worker& worker = *thread.worker;
   const void* pc = __builtin_return_address(0);  // in the kernel: names its line
   const std::string what = std::string(api) + " of " + std::to_string(bytes) + " bytes: ";
-  const auto dst_address = reinterpret_cast<std::uintptr_t>(dst);
-  const auto src_address = reinterpret_cast<std::uintptr_t>(src);
-  if (promised_alignment > 1 &&
-      (dst_address % promised_alignment != 0 || src_address % promised_alignment != 0 ||
-       bytes % promised_alignment != 0)) {
-    kernel_fail(file, line,
-                what + "cuda::aligned_size_t<" + std::to_string(promised_alignment) +
-                    "> promises that both addresses and the size are multiples of " +
-                    std::to_string(promised_alignment) + " bytes, and they are not (destination % " +
-                    std::to_string(promised_alignment) + " == " + std::to_string(dst_address % promised_alignment) +
-                    ", source % " + std::to_string(promised_alignment) + " == " +
-                    std::to_string(src_address % promised_alignment) + ", size % " +
-                    std::to_string(promised_alignment) + " == " + std::to_string(bytes % promised_alignment) +
-                    "): the library would issue misaligned copies",
-                ErrorKind::misaligned);
-  }
-  int width = 16;
-  while (width > 4 && (dst_address % width != 0 || src_address % width != 0 || bytes % width != 0)) width /= 2;
-  if (dst_address % width != 0 || src_address % width != 0 || bytes % width != 0) {
-    kernel_fail(file, line,
-                what + "the simulator copies whole 4-byte words, and here an address or the size is "
-                       "not a multiple of 4",
-                ErrorKind::misaligned);
-  }
+  check_aligned_size_promise(promise, dst, src, bytes, what, file, line);
   if (group_size == 0 || rank >= group_size) {
     kernel_fail(file, line, what + "the thread's rank is not inside its group");
   }
+  const CopyPlan plan = plan_copy(promise, dst, src, bytes, what, file, line);
   LaunchStats& stats = worker.stats;
   ++stats.library_copies;
+  LibraryCopySite& site = stats.library_sites[{file, line}];
+  site.file = file;
+  site.line = line;
+  site.promise = promise;
+  ++site.calls;
+  const auto src_address = reinterpret_cast<std::uintptr_t>(src);
+  site.source_begin = site.calls == 1 ? src_address : std::min(site.source_begin, src_address);
+  site.source_end = std::max(site.source_end, src_address + bytes);
 
   std::vector<PendingCopy>* destination_queue = nullptr;
   if (pipeline_state != nullptr) {
@@ -180,16 +290,30 @@ void library_memcpy_async(void* dst, const void* src, std::size_t bytes, std::si
     destination_queue = &batch.copies[self];
     batch.has_copies = true;
   }
-  const auto chunks = bytes / static_cast<std::size_t>(width);
-  const CacheLevel level = width == 16 ? CacheLevel::global : CacheLevel::all;
-  for (std::size_t chunk = rank; chunk < chunks; chunk += group_size) {
-    const std::size_t offset = chunk * static_cast<std::size_t>(width);
-    void* chunk_dst = static_cast<std::byte*>(dst) + offset;
-    const void* chunk_src = static_cast<const std::byte*>(src) + offset;
+  auto* const dst_bytes = static_cast<std::byte*>(dst);
+  const auto* const src_bytes = static_cast<const std::byte*>(src);
+  const auto copy_pieces = [&](std::size_t first, std::size_t count, std::size_t piece) {
+    for (std::size_t index = rank; index < count; index += group_size) {
+      const std::size_t offset = first + index * piece;
+      copy_synchronously(thread, dst_bytes + offset, src_bytes + offset, piece, what, file, line, pc);
+      stats.library_synchronous_bytes += piece;
+      site.synchronous_bytes += piece;
+      site.bytes += piece;
+    }
+  };
+  copy_pieces(0, plan.head / plan.piece, plan.piece);
+
+  const auto width = static_cast<std::size_t>(plan.width);
+  const CacheLevel level = plan.width == 16 ? CacheLevel::global : CacheLevel::all;
+  for (std::size_t chunk = rank; chunk < plan.chunks; chunk += group_size) {
+    const std::size_t offset = plan.head + chunk * width;
+    void* chunk_dst = dst_bytes + offset;
+    const void* chunk_src = src_bytes + offset;
     if (destination_queue != nullptr) {
       check_copies_in_flight(destination_queue->size(), what, file, line);
       try {
-        destination_queue->push_back(issue_copy(thread, chunk_dst, chunk_src, width, width, level, file, line, pc));
+        destination_queue->push_back(
+            issue_copy(thread, chunk_dst, chunk_src, plan.width, plan.width, level, file, line, pc));
       } catch (const KernelError& error) {
         if (error.kind() != ErrorKind::shared_race) throw;
         throw KernelError(std::string(error.what()) + " The copy is a cuda::memcpy_async into a pipeline "
@@ -197,10 +321,15 @@ void library_memcpy_async(void* dst, const void* src, std::size_t bytes, std::si
       }
     } else {
       check_copies_in_flight(thread.copies.not_performed(), what, file, line);
-      thread.copies.copies.push_back(issue_copy(thread, chunk_dst, chunk_src, width, width, level, file, line, pc));
+      thread.copies.copies.push_back(
+          issue_copy(thread, chunk_dst, chunk_src, plan.width, plan.width, level, file, line, pc));
     }
     ++stats.library_cp_async;
+    ++site.cp_async[plan.width == 4 ? 0 : plan.width == 8 ? 1 : 2];
+    site.bytes += width;
   }
+  const std::size_t tail_start = plan.head + plan.chunks * width;
+  copy_pieces(tail_start, (bytes - tail_start) / plan.piece, plan.piece);
   if (destination_queue == nullptr) cp_async_commit(file, line);
 }
 

@@ -614,6 +614,20 @@ void* dynamic_shared_memory() {
   return this_worker->shared.dynamic_begin();
 }
 
+LibraryCopySite& LibraryCopySite::operator+=(const LibraryCopySite& other) {
+  const bool empty = calls == 0;
+  file = other.file;
+  line = other.line;
+  promise = other.promise;
+  calls += other.calls;
+  for (int width = 0; width < 3; ++width) cp_async[width] += other.cp_async[width];
+  bytes += other.bytes;
+  synchronous_bytes += other.synchronous_bytes;
+  source_begin = empty ? other.source_begin : std::min(source_begin, other.source_begin);
+  source_end = std::max(source_end, other.source_end);
+  return *this;
+}
+
 LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   blocks += other.blocks;
   threads += other.threads;
@@ -630,6 +644,8 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   library_copies += other.library_copies;
   library_cp_async += other.library_cp_async;
   group_waits += other.group_waits;
+  library_synchronous_bytes += other.library_synchronous_bytes;
+  for (const auto& [key, site] : other.library_sites) library_sites[key] += site;
   pipeline_acquires += other.pipeline_acquires;
   pipeline_commits += other.pipeline_commits;
   pipeline_waits += other.pipeline_waits;

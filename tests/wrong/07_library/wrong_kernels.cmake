@@ -13,14 +13,21 @@ wb_wrong_kernel(block_sync_instead_of_wait
   EXPECT "step 1.*read from shared memory before their cp.async had landed")
 
 wb_wrong_kernel(column_size_in_floats
-  FIND "                     sizeof(float) * kTileRows);"
-  REPLACE "                     kTileRows);"
+  FIND "cuda::aligned_size_t<16>(sizeof(float) * kTileRows)"
+  REPLACE "cuda::aligned_size_t<16>(kTileRows)"
   EXPECT "step 1.*elements are wrong")
 
 wb_wrong_kernel(one_call_for_the_whole_tile
-  FIND "  for (int col = 0; col < kTileCols; ++col) {\n    cg::memcpy_async(block, &smem_tile[smem_layout(0, col)], &gmem_tile_in[gmem_layout(0, col)],\n                     sizeof(float) * kTileRows);\n  }\n"
-  REPLACE "  cg::memcpy_async(block, smem_tile, gmem_tile_in, sizeof(float) * kTileRows * kTileCols);\n"
+  FIND "  for (int col = 0; col < kTileCols; ++col) {\n    cg::memcpy_async(block, &smem_tile[smem_layout(0, col)], &gmem_tile_in[gmem_layout(0, col)],\n                     cuda::aligned_size_t<16>(sizeof(float) * kTileRows));\n  }\n"
+  REPLACE "  cg::memcpy_async(block, smem_tile, gmem_tile_in, cuda::aligned_size_t<16>(sizeof(float) * kTileRows * kTileCols));\n"
   EXPECT "step 1.*elements are wrong")
+
+# Right on every element, but float pointers promise 4 bytes: nvcc's code copies 4 bytes
+# at a time (its PTX has cp.async of 4 bytes only), and so does the simulator.
+wb_wrong_kernel(no_aligned_size_for_the_columns
+  FIND "cuda::aligned_size_t<16>(sizeof(float) * kTileRows)"
+  REPLACE "sizeof(float) * kTileRows"
+  EXPECT "step 1.*library.cu:[0-9]+: cooperative_groups::memcpy_async issued [0-9]+ copies of 4 bytes, as its call promises an alignment of 4 bytes \\(alignof of the pointers' type, 4, and no cuda::aligned_size_t\\).*cuda::aligned_size_t<16>")
 
 # Step 2, cuda::pipeline.
 wb_wrong_kernel(missing_consumer_release
@@ -52,6 +59,17 @@ wb_wrong_kernel(span_starts_at_the_halo
   FIND "  const int span_start = tile_start - kSpanPad;"
   REPLACE "  const int span_start = tile_start - kHalo;"
   EXPECT "step 2.*aligned_size_t<16> promises.*the span starts kSpanPad = 4 elements")
+
+wb_wrong_kernel(no_aligned_size_for_the_span
+  FIND "cuda::aligned_size_t<16>(sizeof(float) * (last - first))"
+  REPLACE "sizeof(float) * (last - first)"
+  EXPECT "step 2.*every span goes through the library's copy as 16-byte copies, with cuda::aligned_size_t<16>, and .*library.cu:[0-9]+: cuda::memcpy_async issued [0-9]+ copies of 4 bytes, as its call promises an alignment of 4 bytes")
+
+# The weights may come through the pipeline too, with the first tile (4-byte copies: 20
+# bytes cannot be 16-byte ones); the technique check judges the spans' copies only.
+wb_accepted_kernel(weights_through_the_pipeline
+  FIND "  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n"
+  REPLACE "  cuda::memcpy_async(block, smem_weights, gmem_weights, sizeof(float) * kWidth, pipeline);\n")
 
 wb_wrong_kernel(no_zeros_outside_the_array
   FIND "    if (index < first || index >= last) smem_span[j] = 0.0f;\n"

@@ -54,6 +54,14 @@ bool overlap_judged(const sim::LaunchStats& stats, std::uint64_t tiles);
 // "1.75": an average measured by the simulator, for a message.
 std::string two_decimals(double value);
 
+// The library's call sites (cooperative_groups::memcpy_async, cuda::memcpy_async) among
+// those `judged` accepts (every one without it) whose copies are not all cp.async of
+// `width` bytes, a sentence each: its line, what it issued, and the static alignment its
+// call promised, from which the library chose that width. "" when every one is.
+std::string library_sites_narrower_than(
+    const sim::LaunchStats& stats, int width,
+    const std::function<bool(const sim::LibraryCopySite&)>& judged = nullptr);
+
 // "The simulator noticed: ..." lines for the launch's warnings, or "" if none: a
 // failure message carries them, so that they are never lost on a stderr that
 // WB_SIM_QUIET silences.

@@ -8,7 +8,8 @@
 //   cg::wait(block);                                       // lands them, then block.sync()
 //
 // memcpy_async stands for cp.async copies (wb::cp_async of chapters 1 to 6) spread over
-// the group's threads and one commit; wait for cp.async.wait_group 0 and __syncthreads().
+// the group's threads and one commit, each copy as wide as the call's static alignment
+// promises (alignof(T), or cuda::aligned_size_t<N>); wait for cp.async.wait_group 0 and __syncthreads().
 // See common/sim/src/library_copy.cpp. Kernel files include it by the toolkit's names
 // (common/sim/toolkit/), never directly.
 #pragma once
@@ -40,21 +41,15 @@ inline thread_block this_thread_block() { return thread_block{}; }
 
 inline void sync(const thread_block& group WB_SITE_PARAMETERS) { group.sync(WB_SITE); }
 
-template <class Group>
-WB_SIM_INLINE void memcpy_async(const Group& group, void* dst, const void* src,
-                                std::size_t bytes WB_SITE_PARAMETERS) {
-  ::wb::sim::library_memcpy_async(dst, src, bytes, 1, static_cast<unsigned>(group.thread_rank()),
-                                  static_cast<unsigned>(group.size()), nullptr, "cooperative_groups::memcpy_async",
-                                  WB_SITE);
-}
-
-template <class Group, std::size_t Alignment>
-WB_SIM_INLINE void memcpy_async(const Group& group, void* dst, const void* src,
-                                const ::cuda::aligned_size_t<Alignment>& bytes
-                                    WB_SITE_PARAMETERS) {
-  ::wb::sim::library_memcpy_async(dst, src, bytes.value, Alignment, static_cast<unsigned>(group.thread_rank()),
-                                  static_cast<unsigned>(group.size()), nullptr, "cooperative_groups::memcpy_async",
-                                  WB_SITE);
+// `bytes` a byte count or a cuda::aligned_size_t<N>. The copies are as wide as the call
+// promises at compile time: N where given, else alignof(T) (see library_copy.cpp).
+template <class Group, class T, class Size>
+WB_SIM_INLINE void memcpy_async(const Group& group, T* dst, const T* src, const Size& bytes WB_SITE_PARAMETERS) {
+  constexpr ::wb::sim::LibraryCopyPromise promise =
+      ::wb::sim::library_copy_promise<T, Size>(::wb::sim::LibraryApi::cooperative_groups);
+  ::wb::sim::library_memcpy_async(dst, src, static_cast<std::size_t>(bytes), promise,
+                                  static_cast<unsigned>(group.thread_rank()), static_cast<unsigned>(group.size()),
+                                  nullptr, WB_SITE);
 }
 
 // Every copy of this thread lands, then the group's barrier makes everyone's visible.

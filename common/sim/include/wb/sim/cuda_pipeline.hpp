@@ -73,34 +73,22 @@ pipeline<Scope> make_pipeline(const Group& group, pipeline_shared_state<Scope, S
 }
 
 // The group's collective copy into the pipeline's acquired stage (every thread calls it).
-template <class Group, thread_scope Scope>
-WB_SIM_INLINE void memcpy_async(const Group& group, void* dst, const void* src,
-                                std::size_t bytes, pipeline<Scope>& into WB_SITE_PARAMETERS) {
-  ::wb::sim::library_memcpy_async(dst, src, bytes, 1, static_cast<unsigned>(group.thread_rank()),
-                                  static_cast<unsigned>(group.size()), into.shared_state(), "cuda::memcpy_async",
-                                  WB_SITE);
-}
-
-template <class Group, thread_scope Scope, std::size_t Alignment>
-WB_SIM_INLINE void memcpy_async(const Group& group, void* dst, const void* src,
-                                const aligned_size_t<Alignment>& bytes,
+// `bytes` a byte count or a cuda::aligned_size_t<N>; the copies are as wide as the larger
+// of N and alignof(T) (see library_copy.cpp).
+template <class Group, class T, class Size, thread_scope Scope>
+WB_SIM_INLINE void memcpy_async(const Group& group, T* dst, const T* src, const Size& bytes,
                                 pipeline<Scope>& into WB_SITE_PARAMETERS) {
-  ::wb::sim::library_memcpy_async(dst, src, bytes.value, Alignment, static_cast<unsigned>(group.thread_rank()),
-                                  static_cast<unsigned>(group.size()), into.shared_state(), "cuda::memcpy_async",
-                                  WB_SITE);
+  constexpr ::wb::sim::LibraryCopyPromise promise = ::wb::sim::library_copy_promise<T, Size>(::wb::sim::LibraryApi::cuda);
+  ::wb::sim::library_memcpy_async(dst, src, static_cast<std::size_t>(bytes), promise,
+                                  static_cast<unsigned>(group.thread_rank()), static_cast<unsigned>(group.size()),
+                                  into.shared_state(), WB_SITE);
 }
 
 // One thread's own copy into the pipeline's acquired stage.
-template <thread_scope Scope>
-WB_SIM_INLINE void memcpy_async(void* dst, const void* src, std::size_t bytes,
-                                pipeline<Scope>& into WB_SITE_PARAMETERS) {
-  ::wb::sim::library_memcpy_async(dst, src, bytes, 1, 0, 1, into.shared_state(), "cuda::memcpy_async", WB_SITE);
-}
-
-template <thread_scope Scope, std::size_t Alignment>
-WB_SIM_INLINE void memcpy_async(void* dst, const void* src, const aligned_size_t<Alignment>& bytes,
-                                pipeline<Scope>& into WB_SITE_PARAMETERS) {
-  ::wb::sim::library_memcpy_async(dst, src, bytes.value, Alignment, 0, 1, into.shared_state(), "cuda::memcpy_async",
+template <class T, class Size, thread_scope Scope>
+WB_SIM_INLINE void memcpy_async(T* dst, const T* src, const Size& bytes, pipeline<Scope>& into WB_SITE_PARAMETERS) {
+  constexpr ::wb::sim::LibraryCopyPromise promise = ::wb::sim::library_copy_promise<T, Size>(::wb::sim::LibraryApi::cuda);
+  ::wb::sim::library_memcpy_async(dst, src, static_cast<std::size_t>(bytes), promise, 0, 1, into.shared_state(),
                                   WB_SITE);
 }
 

@@ -105,6 +105,32 @@ struct RequestCounts {
   }
 };
 
+// What a call of the library's copy promises at compile time. The library chooses its
+// copies from this static alignment alone, never from the addresses it is given (see
+// library_copy.cpp for the rules of each library, as nvcc compiles them).
+enum class LibraryApi { cooperative_groups, cuda };
+struct LibraryCopyPromise {
+  LibraryApi api = LibraryApi::cooperative_groups;
+  std::size_t element_alignment = 1;  // alignof the pointers' type; 1 for void
+  std::size_t aligned_size = 0;       // the N of a cuda::aligned_size_t<N> size; 0 without one
+};
+
+// The library's copies issued by one line of a kernel (every thread's calls there).
+struct LibraryCopySite {
+  const char* file = nullptr;  // as the call site names it (__builtin_FILE)
+  int line = 0;
+  LibraryCopyPromise promise;
+  std::uint64_t calls = 0;     // each thread's call counted
+  std::uint64_t cp_async[3] = {};  // of 4, 8 and 16 bytes
+  std::uint64_t bytes = 0;     // bytes copied, each once (every thread's share summed)
+  std::uint64_t synchronous_bytes = 0;  // of them, copied with plain loads and stores
+  // The range of global addresses the copies read: [source_begin, source_end).
+  std::uintptr_t source_begin = 0;
+  std::uintptr_t source_end = 0;
+  std::uint64_t cp_async_ops() const { return cp_async[0] + cp_async[1] + cp_async[2]; }
+  LibraryCopySite& operator+=(const LibraryCopySite& other);
+};
+
 // The requests of one access of the kernel's code.
 struct AccessSite {
   const void* pc = nullptr;  // the code address (source_line_of names its line)
@@ -136,6 +162,12 @@ struct LaunchStats {
   std::uint64_t library_copies = 0;
   std::uint64_t library_cp_async = 0;
   std::uint64_t group_waits = 0;  // cooperative_groups::wait and wait_prior
+  // Bytes the library copied synchronously, with plain loads and stores, as nvcc's code
+  // does below a static alignment of 4 (and for cooperative_groups' unaligned ends).
+  std::uint64_t library_synchronous_bytes = 0;
+  // The library's copies per call site of the kernel, to name the calls that copy
+  // narrower than a step asks.
+  std::map<std::pair<const char*, int>, LibraryCopySite> library_sites;  // by (file, line)
   // cuda::pipeline calls, summed over threads.
   std::uint64_t pipeline_acquires = 0;
   std::uint64_t pipeline_commits = 0;
@@ -240,6 +272,10 @@ CrashContext crash_context();
 // "(x,y,z)"
 std::string format_index(const uint3& index);
 
+// A source path without the project's folder, as messages name files:
+// "chapters/01_copy/copy.cu" (a path outside the project unchanged).
+std::string project_relative(std::string path);
+
 // "copy.cu:53" for a code address of a kernel, or "" (asks addr2line: not for signal
 // handlers).
 std::string source_line_of(const void* code_address);
@@ -272,16 +308,22 @@ void cp_async_wait_all(const char* file, int line);
 // ---------------------------------------------------------------------------------
 // The CUDA C++ library's copies (wb/sim/cuda_cooperative_groups.hpp, cuda_pipeline.hpp).
 
+// The promise of a library copy (LibraryCopyPromise, above the counters).
+// "cooperative_groups::memcpy_async" or "cuda::memcpy_async".
+const char* to_string(LibraryApi api);
+// The alignment the library takes from the promise: cooperative_groups the aligned_size_t's
+// N where there is one, else alignof(T); cuda the larger of the two.
+std::size_t static_alignment(const LibraryCopyPromise& promise);
+
 // A collective copy of `bytes` from global `src` to shared `dst` by the thread of rank
-// `rank` of a group of `group_size`: this thread's share, as cp.async copies of the widest
-// size (16, 8 or 4 bytes) that both addresses and the size allow, chunk i going to the
-// thread of rank i % group_size. `promised_alignment`: the N of a cuda::aligned_size_t<N>,
-// checked (1: none). With `pipeline` (a pipeline_shared_state's address), the copies join
-// the thread's acquired stage; without, they form one cp.async group (committed).
-// `api` names the call in messages.
-void library_memcpy_async(void* dst, const void* src, std::size_t bytes, std::size_t promised_alignment,
-                          unsigned rank, unsigned group_size, const void* pipeline, const char* api,
-                          const char* file, int line);
+// `rank` of a group of `group_size`: this thread's share, chunk i going to the thread of
+// rank i % group_size, as the library issues it for `promise` (cp.async of the static
+// alignment, 4 to 16 bytes; below 4, cooperative_groups picks a width from the addresses
+// at run time and cuda::memcpy_async copies synchronously). An aligned_size_t's promise
+// is checked. With `pipeline` (a pipeline_shared_state's address), the copies join the
+// thread's acquired stage; without, they form one cp.async group (committed).
+void library_memcpy_async(void* dst, const void* src, std::size_t bytes, const LibraryCopyPromise& promise,
+                          unsigned rank, unsigned group_size, const void* pipeline, const char* file, int line);
 // cooperative_groups::wait_prior<N>(block): every copy group of this thread but the newest
 // N lands, then the block's barrier.
 void library_group_wait(int pending_groups, const char* file, int line);
