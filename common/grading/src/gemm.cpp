@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "wb/grading/compare.hpp"
+#include "wb/grading/footprint.hpp"
 #include "wb/grading/guarded_buffer.hpp"
 #include "wb/grading/random.hpp"
 #include "wb/grading/schedules.hpp"
@@ -164,6 +165,13 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
           "the tiles loaded as zeros, with valid_m, valid_n or valid_k at 0?).";
     }
     if (options.known_cause.empty()) options.known_cause = recognised_cause(check, a, b, c, reference);
+#if WB_BACKEND_SIM
+    if (options.known_cause.empty()) {
+      options.known_cause = unfilled_read_cause(stats, std::any_of(c.begin(), c.end(), [](float value) {
+                                                  return poison::matches(value, poison::Kind::stale);
+                                                }));
+    }
+#endif
     const ::testing::AssertionResult same =
         matches_reference(c, reference, {m, n, check.tile_m, check.tile_n}, options);
     ADD_FAILURE() << where << "relative error of C " << error_text(error)

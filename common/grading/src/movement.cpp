@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "wb/grading/footprint.hpp"
 #include "wb/grading/guarded_buffer.hpp"
 #include "wb/grading/random.hpp"
 #include "wb/grading/schedules.hpp"
@@ -60,19 +61,14 @@ void check_movement(const MovementCheck& check, const std::string& configuration
         "the kernel wrote no element of the output at all (is the TODO still empty?).";
   }
 #if WB_BACKEND_SIM
-  // Stale poison though every block met at a barrier, and no copy read before its wait:
-  // the read looks for elements where no copy put them.
+  // Stale poison, and no copy read before its wait: the simulator's footprint of the first
+  // read of shared memory that no copy had filled says what was read where.
   const auto has = [&](poison::Kind kind) {
     return std::any_of(output.begin(), output.end(),
                        [kind](float value) { return poison::matches(value, kind); });
   };
-  if (options.known_cause.empty() && stats.blocks > 0 && stats.barriers >= stats.blocks &&
-      has(poison::Kind::stale) && !has(poison::Kind::in_flight)) {
-    options.known_cause =
-        "elements were read from shared memory where no copy had put anything, although "
-        "the block met at __syncthreads() after its copies: the read's shared offset is not "
-        "the copy's. Do both go through the same layout (no offset written by hand, the "
-        "padding not forgotten in a view of the tile)?";
+  if (options.known_cause.empty() && !has(poison::Kind::in_flight)) {
+    options.known_cause = unfilled_read_cause(stats, has(poison::Kind::stale));
   }
 #endif
   const ::testing::AssertionResult same =

@@ -165,6 +165,8 @@ void library_memcpy_async(void* dst, const void* src, std::size_t bytes, std::si
   }
   LaunchStats& stats = worker.stats;
   ++stats.library_copies;
+  std::size_t& largest = stats.library_copy_bytes[pc];
+  largest = std::max(largest, bytes);
 
   std::vector<PendingCopy>* destination_queue = nullptr;
   if (pipeline_state != nullptr) {
