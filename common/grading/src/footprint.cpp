@@ -55,6 +55,20 @@ std::optional<Regular> regular(const std::vector<Run>& runs) {
   return shape;
 }
 
+// Runs of one length whose starts are whole multiples of one stride apart (the smallest
+// distance between two): a copy's slots, some of them skipped (a padded layout's columns
+// end between them).
+std::optional<Regular> slotted(const std::vector<Run>& runs) {
+  if (runs.size() < 2) return std::nullopt;
+  std::size_t stride = runs[1].begin - runs[0].begin;
+  for (std::size_t i = 1; i < runs.size(); ++i) stride = std::min(stride, runs[i].begin - runs[i - 1].begin);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (runs[i].size() != runs[0].size()) return std::nullopt;
+    if (i > 0 && (runs[i].begin - runs[i - 1].begin) % stride != 0) return std::nullopt;
+  }
+  return Regular{runs[0].size(), stride};
+}
+
 // "0, 4, 8, ..." or "0-127, 130-257, ...": the first runs.
 std::string run_list(const std::vector<Run>& runs) {
   std::string text;
@@ -77,9 +91,10 @@ std::string shape_of(const std::vector<Run>& runs, const std::string& array) {
     return "words " + std::to_string(run.begin) + " to " + std::to_string(run.end - 1) + " of " + array +
            ", every one";
   }
-  if (const std::optional<Regular> shape = regular(runs)) {
+  if (const std::optional<Regular> shape = slotted(runs)) {
+    const bool even = regular(runs).has_value();
     return plural(shape->length, "word", "words") + " of every " + std::to_string(shape->stride) + " of " + array +
-           " (words " + run_list(runs) + ")";
+           (even ? "" : ", with wider gaps in places") + " (words " + run_list(runs) + ")";
   }
   return plural(count_of(runs), "word", "words") + " of " + array + " in " + std::to_string(runs.size()) +
          " runs (words " + run_list(runs) + ")";
@@ -109,7 +124,7 @@ std::string observation(const sim::UnfilledRead& read) {
                      std::to_string(read.filled.size()) + " words.";
   if (count_of(unfilled) > 1) {
     text += " In all, the block read " + plural(count_of(unfilled), "word", "words") +
-            " of it that nothing had filled (" + shape_of(unfilled, array) + ").";
+            " that nothing had filled: " + shape_of(unfilled, array) + ".";
   }
   return text;
 }
