@@ -20,6 +20,7 @@
 #include "wb/bank_map.hpp"
 #include "wb/grading/backend_test.hpp"
 #include "wb/grading/compare.hpp"
+#include "wb/grading/diagnosis/footprint.hpp"
 #include "wb/grading/guarded_buffer.hpp"
 #include "wb/grading/movement.hpp"
 #include "wb/grading/random.hpp"
@@ -101,6 +102,12 @@ TEST_F(Chapter2Padded, Step1CopyThroughThePaddedTile) {
                 "the store walks the tile in its own order, tile_layout.coord(index), so that "
                 "a warp reads 32 consecutive rows of one column: 32 consecutive words, "
                 "whatever the padding.");
+          }
+          // The step teaches the padded layout: a compact walk of both sides gives the same
+          // results and conflict-free reads, and only the footprint tells it apart.
+          if (technique) {
+            technique = wb::grading::padding_walked(stats, "smem_tile", ch02::kTileRows, ch02::kTileCols,
+                                                    ch02::kPaddedStride);
           }
           return technique;
         };

@@ -7,6 +7,7 @@
 #include "wb/grading/compare.hpp"
 #include "wb/grading/diagnosis/convolution_models.hpp"
 #include "wb/grading/diagnosis/diagnosis.hpp"
+#include "wb/grading/diagnosis/footprint.hpp"
 #include "wb/grading/guarded_buffer.hpp"
 #include "wb/grading/random.hpp"
 #include "wb/grading/schedules.hpp"
@@ -93,6 +94,9 @@ void check_convolution(const ConvolutionCheck& check, const std::string& configu
 #endif
   diagnosis.finding([&] { return nothing_written(output, "the output"); });
   add_convolution_findings(diagnosis, run);
+#if WB_BACKEND_SIM
+  diagnosis.finding([&] { return unfilled_read_cause(stats, holds_poison(output, poison::Kind::stale)); });
+#endif
   options.find_cause = [&diagnosis] { return diagnosis.cause(); };
   const ::testing::AssertionResult same = matches_reference(output, reference, {check.n, 1, check.tile, 1}, options);
   if (!same) {

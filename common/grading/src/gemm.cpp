@@ -8,6 +8,7 @@
 #include "wb/grading/compare.hpp"
 #include "wb/grading/diagnosis/diagnosis.hpp"
 #include "wb/grading/diagnosis/gemm_models.hpp"
+#include "wb/grading/diagnosis/footprint.hpp"
 #include "wb/grading/guarded_buffer.hpp"
 #include "wb/grading/random.hpp"
 #include "wb/grading/schedules.hpp"
@@ -58,6 +59,9 @@ std::string likely_cause(const GemmCheck& check, const GemmRun& run, const std::
     add_micro_tile_models(diagnosis, run, check.micro_tile);
     if (check.models) check.models(diagnosis, run);
   }
+#if WB_BACKEND_SIM
+  diagnosis.finding([&] { return unfilled_read_cause(stats, holds_poison(c, poison::Kind::stale)); });
+#endif
   return diagnosis.cause();
 }
 

@@ -4,6 +4,7 @@
 
 #include "wb/grading/diagnosis/diagnosis.hpp"
 #include "wb/grading/diagnosis/faults.hpp"
+#include "wb/grading/diagnosis/footprint.hpp"
 #include "wb/grading/guarded_buffer.hpp"
 #include "wb/grading/random.hpp"
 #include "wb/grading/schedules.hpp"
@@ -71,7 +72,13 @@ void check_movement(const MovementCheck& check, const std::string& configuration
   if (check.explain) diagnosis.finding([&] { return check.explain(output, input); });
   diagnosis.finding([&] { return nothing_written(output, "the output"); });
 #if WB_BACKEND_SIM
-  diagnosis.finding([&] { return read_where_no_copy_wrote(stats, output); });
+  // Stale poison, and no copy read before its wait: the simulator's footprint of the first
+  // read of shared memory that no copy had filled says what was read where.
+  diagnosis.finding([&] {
+    return holds_poison(output, poison::Kind::in_flight)
+               ? std::string()
+               : unfilled_read_cause(stats, holds_poison(output, poison::Kind::stale));
+  });
 #endif
   options.find_cause = [&diagnosis] { return diagnosis.cause(); };
   const ::testing::AssertionResult same =

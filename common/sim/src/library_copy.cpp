@@ -275,6 +275,8 @@ void library_memcpy_async(void* dst, const void* src, std::size_t bytes, const L
   const auto src_address = reinterpret_cast<std::uintptr_t>(src);
   site.source_begin = site.calls == 1 ? src_address : std::min(site.source_begin, src_address);
   site.source_end = std::max(site.source_end, src_address + bytes);
+  std::size_t& largest = stats.library_copy_bytes[pc];
+  largest = std::max(largest, bytes);
 
   std::vector<PendingCopy>* destination_queue = nullptr;
   if (pipeline_state != nullptr) {

@@ -44,6 +44,7 @@ void begin_interval(SharedMemory& shared) {
     for (WordHistory& word : shared.static_history) word = WordHistory{};
     for (WordHistory& word : shared.dynamic_history) word = WordHistory{};
     shared.interval = 1;
+    shared.block_first_interval = 0;
   }
 }
 
@@ -126,6 +127,10 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
                     : "read may see the value before or after the write") +
              ": a barrier must separate them." + bulk_copy_race_note(worker, other_pc);
       return false;
+    }
+    // A load of a word this block never wrote: the evidence of a gap in its copies.
+    if (!write && word.write_interval < shared.block_first_interval) {
+      note_unfilled_read(thread, histories == &shared.static_history, index, bytes, pc);
     }
     if (write) {
       const bool same_writer = word.write_interval == interval && word.writer == self;

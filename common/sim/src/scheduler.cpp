@@ -183,6 +183,7 @@ class BlockRunner {
 
   void run() {
     worker_.running_block = static_cast<std::int64_t>(block_linear_);
+    worker_.unfilled_read_running = false;  // a block before failed and never finished
     prepare_threads();
     reserve_request_records(worker_, thread_count_);
     begin_block_shared(worker_.shared, thread_count_);
@@ -304,6 +305,7 @@ class BlockRunner {
           "landed in shared memory: is a cp_async_wait missing?)"] += threads_with_pending;
     }
     check_dynamic_guards(worker_.shared);
+    finish_block_footprints(worker_, block_linear_);
     ++worker_.stats.blocks;
     worker_.stats.threads += thread_count_;
   }
@@ -672,6 +674,14 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   threads_past_request_limit += other.threads_past_request_limit;
   warp_syncs += other.warp_syncs;
   for (const auto& [text, count] : other.warnings) warnings[text] += count;
+  // Of the unfilled reads, the lowest block's: the same whatever the number of workers.
+  if (other.unfilled_read && (!unfilled_read || other.unfilled_read->block_linear < unfilled_read->block_linear)) {
+    unfilled_read = other.unfilled_read;
+  }
+  if (first_block_footprints.empty()) first_block_footprints = other.first_block_footprints;
+  for (const auto& [pc, bytes] : other.library_copy_bytes) {
+    library_copy_bytes[pc] = std::max(library_copy_bytes[pc], bytes);
+  }
   return *this;
 }
 

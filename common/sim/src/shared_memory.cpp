@@ -196,6 +196,14 @@ SharedVariable shared_variable_at(const SharedMemory& shared, const void* pointe
   return {};
 }
 
+std::vector<SharedVariable> shared_variables(const SharedMemory& shared) {
+  std::vector<SharedVariable> variables;
+  for (const TlsSymbol& symbol : tls_symbols()) {
+    if (symbol.shared) variables.push_back({shared.tls_begin + symbol.offset, symbol.bytes, symbol.name});
+  }
+  return variables;
+}
+
 std::string describe_shared_address(const SharedMemory& shared, const void* pointer,
                                     std::size_t bytes, const void* pc) {
   const auto* address = static_cast<const std::byte*>(pointer);
@@ -281,6 +289,7 @@ void locate_static_shared(SharedMemory& shared) {
 
 void begin_block_shared(SharedMemory& shared, unsigned threads) {
   begin_interval(shared);
+  shared.block_first_interval = shared.interval;
   shared.warp_syncs.assign((threads + 31) / 32, 0);
   shared.rendezvous.resize((threads + 31) / 32);
   for (std::vector<WarpRendezvous>& meetings : shared.rendezvous) {

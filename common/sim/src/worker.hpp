@@ -206,6 +206,10 @@ struct SharedMemory {
   std::vector<WordHistory> static_history;
   std::vector<WordHistory> dynamic_history;
   std::uint32_t interval = 1;
+  // The running block's first interval: a word whose last write is of an older interval
+  // holds nothing this block wrote. 0 once the intervals wrapped within the block (the
+  // histories were forgotten, and no read counts as unfilled until the next block).
+  std::uint32_t block_first_interval = 1;
   std::vector<std::uint32_t> warp_syncs;
   // The meetings in progress of each warp of the block: lanes may meet in disjoint
   // groups (two half-warps, each with its own mask).
@@ -289,6 +293,12 @@ struct Worker {
   const Allocation* last_allocation = nullptr;  // a cache for global accesses
   std::deque<BlockPipeline> pipelines;  // the running block's cuda::pipeline objects (stable references)
   std::deque<BlockMbarrier> mbarriers;  // the running block's mbarriers
+  // Whether stats.unfilled_read belongs to the running block, which may still add to it.
+  bool unfilled_read_running = false;
+  // The array of stats.unfilled_read: static or dynamic shared memory, and its first word's
+  // index in the race check's histories.
+  bool unfilled_array_in_static = true;
+  std::size_t unfilled_array_first = 0;
   std::uint64_t block_bulk_copies = 0;  // bulk and tensor copies the running block issued
   std::vector<const void*> bulk_copy_sites;  // where the running block issued them
 
@@ -458,6 +468,18 @@ struct SharedVariable {
   std::string name;
 };
 SharedVariable shared_variable_at(const SharedMemory& shared, const void* address);
+// Every __shared__ variable of the program, as the symbols name them (none in a stripped
+// build).
+std::vector<SharedVariable> shared_variables(const SharedMemory& shared);
+
+// Footprints (footprint.cpp). A load of `thread` found the word `history_index` of the
+// static (or dynamic) shared memory unfilled by its block: recorded as the launch's
+// UnfilledRead when it is this worker's first, or added to it when its block is running.
+void note_unfilled_read(ThreadState& thread, bool in_static, std::size_t history_index, std::size_t bytes,
+                        const void* pc);
+// At a block's end: completes the UnfilledRead of the block, and for block (0,0,0) records
+// the footprint of every shared array it touched.
+void finish_block_footprints(Worker& worker, std::uint64_t block_linear);
 
 // Warp rendezvous (warp.cpp): lanes of a warp waiting that can never be released,
 // described for the error (all other threads are at a barrier or done); "" if none.

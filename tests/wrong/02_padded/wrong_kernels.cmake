@@ -22,6 +22,29 @@ wb_wrong_kernel(store_walks_padded_offsets
   REPLACE "    const wb::Coord element = smem_layout.coord(index);"
   EXPECT "step 1.*never written by the kernel")
 
+# The padding forgotten on one side. The copies walk the tile as a compact one (element i
+# at word i) while the store reads through the padded layout: the reads of the last
+# column find nothing there.
+wb_wrong_kernel(copies_without_the_padding
+  FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);"
+  REPLACE "      wb::cp_async(&smem_tile[tile_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);"
+  EXPECT "step 1.*Likely cause: thread \\([0-9]+,0,0\\) of block \\(0,0,0\\) read smem_tile\\[[0-9]+\\] at [^ ]*padded.cu:[0-9]+, which no copy or store of the block had filled.*The block's copies filled words 0 to 2047 in a row, while its reads walk 128 words of every 130.*Copy through the same padded layout as the reads")
+
+# The other side: the copies through the padded layout, the store's reads through the
+# compact one, which find the padding words empty.
+wb_wrong_kernel(reads_without_the_padding
+  FIND "          smem_tile[smem_layout(element.row, element.col)];"
+  REPLACE "          smem_tile[tile_layout(element.row, element.col)];"
+  EXPECT "step 1.*read smem_tile\\[[0-9]+\\] at [^ ]*padded.cu:[0-9]+, which no copy or store of the block had filled.*The block's copies filled 128 words of every 130.*while its reads walk words 0 to 2047 in a row: the reads forget the padding")
+
+# Both sides through the compact layout: the results are right and the store's reads are
+# conflict-free, but the padding the step teaches is declared and never used. Only the
+# footprint shows it: block (0,0,0) touches words 0 to 2047 and none of the padding.
+wb_wrong_kernel(padding_declared_never_used
+  FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  for (int index = threadIdx.x; index < tile_layout.size(); index += kThreads) {\n    const wb::Coord element = tile_layout.coord(index);\n    if (element.row < valid_rows && element.col < valid_cols) {\n      gmem_tile_out[gmem_layout(element.row, element.col)] =\n          smem_tile[smem_layout(element.row, element.col)];"
+  REPLACE "      wb::cp_async(&smem_tile[tile_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  for (int index = threadIdx.x; index < tile_layout.size(); index += kThreads) {\n    const wb::Coord element = tile_layout.coord(index);\n    if (element.row < valid_rows && element.col < valid_cols) {\n      gmem_tile_out[gmem_layout(element.row, element.col)] =\n          smem_tile[tile_layout(element.row, element.col)];"
+  EXPECT "step 1.*block \\(0,0,0\\) touched words 0 to 2047 of smem_tile, every one, and none of words 2048 to 2077: its copies and its reads both walk the tile as a compact one.*declared and never used")
+
 wb_wrong_kernel(copy_without_bounds
   FIND "  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {"
   REPLACE "  for (int col = thread_coord.col; col < kTileCols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {"

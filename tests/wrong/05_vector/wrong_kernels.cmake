@@ -9,6 +9,14 @@ wb_wrong_kernel(plus_one_padding_with_8_byte_copies
   REPLACE "constexpr int kPad8 = 1;"
   EXPECT "step 1.*the shared destination 0x[0-9a-f]+ is not 8-byte aligned.*smem_tile.*padding must be a multiple of 2 floats.*kPad8 = 2")
 
+# A quad copied as one float: wb::cp_async_ca<4> read as "4 floats" where it means 4 bytes.
+# Every quad's first float lands, its other 3 are never filled: the simulator's footprint
+# shows it, and the copy's size proves it.
+wb_wrong_kernel(quad_copied_as_four_bytes
+  FIND "    wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)], &gmem_tile_in[row + col * rows]);"
+  REPLACE "    wb::cp_async_ca<4>(&smem_tile[smem_16_layout(row, col)], &gmem_tile_in[row + col * rows]);"
+  EXPECT "step 1.*Likely cause: thread \\([0-9]+,0,0\\) of block \\(0,0,0\\) read smem_tile\\[[0-9]+\\] at [^ ]*vector.cu:[0-9]+, which no copy or store of the block had filled; by then the block had filled 1 word of every 4 of smem_tile.*Each cp.async at [^ ]*vector.cu:[0-9]+ copies 4 bytes, 1 float.*a size in floats where bytes are asked.*4 floats are 16 bytes \\(wb::cp_async_ca<16>, or wb::cp_async_cg\\)")
+
 # A vector copy whose source starts one float late: 4 bytes past a 16-byte boundary.
 wb_wrong_kernel(vector_source_offset_by_one_element
   FIND "wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)], &gmem_tile_in[row + col * rows]);"

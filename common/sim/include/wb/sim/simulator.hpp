@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <utility>
 #include <stdexcept>
 #include <string>
@@ -139,6 +140,40 @@ struct AccessSite {
   RequestCounts counts;
 };
 
+// ---------------------------------------------------------------------------------
+// Shared-memory footprints: which words of a __shared__ array a block touched, and the
+// first read of a word that no write of its block had filled (the evidence from which
+// wb/grading/diagnosis/footprint.hpp reads a gap in the copies).
+
+// One block's accesses to one shared array, a flag per 4-byte word of it.
+struct ArrayFootprint {
+  std::string array;          // "smem_tile", or "the dynamic shared memory"
+  std::vector<bool> written;  // by a store or a copy of the block (a cp.async from its issue)
+  std::vector<bool> read;     // by a load of the block
+  std::size_t words() const { return written.size(); }
+};
+
+// A load of shared memory that found a word no store or copy of its block had written
+// since the block began: what a GPU leaves undefined, the simulator's stale poison. Kept
+// for the first such load of the lowest block that made one (the schedule decides which
+// of its threads came first), with the block's footprint of that array.
+struct UnfilledRead {
+  std::uint64_t block_linear = 0;  // the block, as an index of the grid
+  uint3 block{};
+  uint3 thread{};
+  const void* pc = nullptr;  // the load's code address (source_line_of names its line)
+  unsigned bytes = 0;        // the load's width
+  std::size_t word = 0;      // its first unfilled word, from the array's start
+  // The words of the array the block had written before this load, and the code address
+  // of the write of the nearest of them below `word` (nullptr if none lies below).
+  std::vector<bool> filled;
+  const void* nearest_write_pc = nullptr;
+  // Through the block's end: every word of the array it read before any write filled it,
+  // and everything it wrote and read there (empty if the block failed before its end).
+  std::vector<bool> read_unfilled;
+  ArrayFootprint footprint;
+};
+
 struct LaunchStats {
   std::uint64_t blocks = 0;
   std::uint64_t threads = 0;
@@ -208,6 +243,15 @@ struct LaunchStats {
   // (their later accesses are checked, but not counted in `requests`).
   std::uint64_t threads_past_request_limit = 0;
   std::uint64_t warp_syncs = 0;  // __syncwarp and shuffle rendezvous completed
+  // The first read of shared memory that no write of its block had filled (see
+  // UnfilledRead), if any block made one.
+  std::optional<UnfilledRead> unfilled_read;
+  // Block (0,0,0)'s footprint of each shared array it touched, at its end: whether a step
+  // walks the layout it declares (its padding, say) shows there.
+  std::vector<ArrayFootprint> first_block_footprints;
+  // The CUDA C++ library's copies: the size in bytes of the largest call at each call
+  // site (code address), which their cp.async pieces no longer show.
+  std::map<const void*, std::size_t> library_copy_bytes;
   // Warnings, each once per launch with a count: "12 threads ended with ...".
   std::map<std::string, std::uint64_t> warnings;
 

@@ -83,9 +83,6 @@ std::string nothing_written(const std::vector<float>& output, const std::string&
 // loaded with plain assignments?").
 std::string no_copy_issued(const sim::LaunchStats& stats, const std::string& question);
 
-// Stale poison in the output though every block met at a barrier after its copies and
-// no copy was read in flight: the reads look for elements where no copy put them.
-std::string read_where_no_copy_wrote(const sim::LaunchStats& stats, const std::vector<float>& output);
 #endif
 
 // Whether some element of `values` holds the poison of `kind`.

@@ -1,0 +1,303 @@
+#include "wb/grading/diagnosis/footprint.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+namespace wb::grading {
+
+#if WB_BACKEND_SIM
+namespace {
+
+// Words [begin, end) of an array, every one flagged.
+struct Run {
+  std::size_t begin;
+  std::size_t end;
+  std::size_t size() const { return end - begin; }
+};
+
+std::vector<Run> runs_of(const std::vector<bool>& flags) {
+  std::vector<Run> runs;
+  for (std::size_t i = 0; i < flags.size(); ++i) {
+    if (!flags[i]) continue;
+    if (!runs.empty() && runs.back().end == i) {
+      ++runs.back().end;
+    } else {
+      runs.push_back({i, i + 1});
+    }
+  }
+  return runs;
+}
+
+std::size_t count_of(const std::vector<Run>& runs) {
+  std::size_t count = 0;
+  for (const Run& run : runs) count += run.size();
+  return count;
+}
+
+std::string plural(std::size_t count, const char* one, const char* many) {
+  return std::to_string(count) + " " + (count == 1 ? one : many);
+}
+
+// Runs of one length whose starts are one stride apart: a padded layout's columns, or a
+// copy's slots. Two runs at least.
+struct Regular {
+  std::size_t length;
+  std::size_t stride;
+};
+std::optional<Regular> regular(const std::vector<Run>& runs) {
+  if (runs.size() < 2) return std::nullopt;
+  const Regular shape{runs[0].size(), runs[1].begin - runs[0].begin};
+  for (std::size_t i = 1; i < runs.size(); ++i) {
+    if (runs[i].size() != shape.length || runs[i].begin - runs[i - 1].begin != shape.stride) return std::nullopt;
+  }
+  return shape;
+}
+
+// Runs of one length whose starts are whole multiples of one stride apart (the smallest
+// distance between two): a copy's slots, some of them skipped (a padded layout's columns
+// end between them).
+std::optional<Regular> slotted(const std::vector<Run>& runs) {
+  if (runs.size() < 2) return std::nullopt;
+  std::size_t stride = runs[1].begin - runs[0].begin;
+  for (std::size_t i = 1; i < runs.size(); ++i) stride = std::min(stride, runs[i].begin - runs[i - 1].begin);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (runs[i].size() != runs[0].size()) return std::nullopt;
+    if (i > 0 && (runs[i].begin - runs[i - 1].begin) % stride != 0) return std::nullopt;
+  }
+  return Regular{runs[0].size(), stride};
+}
+
+// "0, 4, 8, ..." or "0-127, 130-257, ...": the first runs.
+std::string run_list(const std::vector<Run>& runs) {
+  std::string text;
+  const std::size_t shown = std::min<std::size_t>(runs.size(), 3);
+  for (std::size_t i = 0; i < shown; ++i) {
+    if (i > 0) text += ", ";
+    text += std::to_string(runs[i].begin);
+    if (runs[i].size() > 1) text += "-" + std::to_string(runs[i].end - 1);
+  }
+  return runs.size() > shown ? text + ", ..." : text;
+}
+
+// What a set of words of `array` looks like: "1 word of every 4 of smem_tile (words 0, 4,
+// 8, ...)", "words 0 to 2047 of smem_tile, every one", ...
+std::string shape_of(const std::vector<Run>& runs, const std::string& array) {
+  if (runs.empty()) return "no word of " + array;
+  if (runs.size() == 1) {
+    const Run& run = runs.front();
+    if (run.size() == 1) return "word " + std::to_string(run.begin) + " of " + array + " only";
+    return "words " + std::to_string(run.begin) + " to " + std::to_string(run.end - 1) + " of " + array +
+           ", every one";
+  }
+  if (const std::optional<Regular> shape = slotted(runs)) {
+    const bool even = regular(runs).has_value();
+    return plural(shape->length, "word", "words") + " of every " + std::to_string(shape->stride) + " of " + array +
+           (even ? "" : ", with wider gaps in places") + " (words " + run_list(runs) + ")";
+  }
+  return plural(count_of(runs), "word", "words") + " of " + array + " in " + std::to_string(runs.size()) +
+         " runs (words " + run_list(runs) + ")";
+}
+
+std::string line_of(const void* pc) {
+  const std::string line = sim::source_line_of(pc);
+  return line.empty() ? std::string("an unknown line") : line;
+}
+
+// "smem_tile[37]", or "a load of 16 bytes that covers smem_tile[37]".
+std::string load_text(const sim::UnfilledRead& read) {
+  const std::string& array = read.footprint.array;
+  const std::string word = array.rfind("the ", 0) == 0 ? "word " + std::to_string(read.word) + " of " + array
+                                                       : array + "[" + std::to_string(read.word) + "]";
+  return read.bytes == 4 ? word : "a load of " + std::to_string(read.bytes) + " bytes that covers " + word;
+}
+
+std::string observation(const sim::UnfilledRead& read) {
+  const std::string& array = read.footprint.array;
+  const std::vector<Run> filled = runs_of(read.filled);
+  const std::vector<Run> unfilled = runs_of(read.read_unfilled);
+  std::string text = "thread " + sim::format_index(read.thread) + " of block " + sim::format_index(read.block) +
+                     " read " + load_text(read) + " at " + line_of(read.pc) +
+                     ", which no copy or store of the block had filled; by then the block had filled " +
+                     shape_of(filled, array) + ", " + std::to_string(count_of(filled)) + " of its " +
+                     std::to_string(read.filled.size()) + " words.";
+  if (count_of(unfilled) > 1) {
+    text += " In all, the block read " + plural(count_of(unfilled), "word", "words") +
+            " that nothing had filled: " + shape_of(unfilled, array) + ".";
+  }
+  return text;
+}
+
+// What the block wrote and read of the array: at its end where the simulator saw it end,
+// else what it had filled at the read and the unfilled words it read.
+struct Sides {
+  std::vector<Run> written;
+  std::vector<Run> read;
+};
+Sides sides_of(const sim::UnfilledRead& read) {
+  if (read.footprint.words() == 0) return {runs_of(read.filled), runs_of(read.read_unfilled)};
+  return {runs_of(read.footprint.written), runs_of(read.footprint.read)};
+}
+
+// The size in bytes of the copy at `pc` (a library call's whole size, a cp.async's own),
+// and whether it is a library call; 0 if no copy was made there.
+struct CopySize {
+  std::size_t bytes = 0;
+  bool library = false;
+};
+CopySize copy_size_at(const sim::LaunchStats& stats, const void* pc) {
+  if (const auto call = stats.library_copy_bytes.find(pc); call != stats.library_copy_bytes.end()) {
+    return {call->second, true};
+  }
+  if (const auto site = stats.sites.find({pc, sim::AccessKind::cp_async_write}); site != stats.sites.end()) {
+    return {site->second.bytes, false};
+  }
+  return {};
+}
+
+// Each copy filled the first quarter of a slot that the reads expect whole: every run of
+// filled words is L long, the next starts 4L or more after it, every unfilled word read
+// lies in the 3L after a run, and the copy that filled them moved 4L bytes.
+std::string quarter_cause(const sim::UnfilledRead& read, const sim::LaunchStats& stats) {
+  const std::vector<Run> filled = runs_of(read.footprint.words() > 0 ? read.footprint.written : read.filled);
+  if (filled.empty()) return "";
+  const std::size_t length = filled.front().size();
+  for (std::size_t i = 0; i < filled.size(); ++i) {
+    if (filled[i].size() != length) return "";
+    if (i + 1 < filled.size() && filled[i + 1].begin < filled[i].begin + 4 * length) return "";
+  }
+  for (std::size_t word = 0; word < read.read_unfilled.size(); ++word) {
+    if (!read.read_unfilled[word]) continue;
+    const auto after = std::upper_bound(filled.begin(), filled.end(), word,
+                                        [](std::size_t value, const Run& run) { return value < run.begin; });
+    if (after == filled.begin()) return "";
+    const Run& slot = *std::prev(after);
+    if (word < slot.end || word >= slot.begin + 4 * length) return "";
+  }
+  const CopySize copy = copy_size_at(stats, read.nearest_write_pc);
+  if (copy.bytes != 4 * length || (!copy.library && length != 1)) return "";
+  const std::size_t meant = 4 * length;  // the floats the size was meant to count
+  const std::string fix = copy.library ? "sizeof(float) * " + std::to_string(meant)
+                                       : "wb::cp_async_ca<16>, or wb::cp_async_cg";
+  return std::string("Each ") + (copy.library ? "library copy" : "cp.async") + " at " + line_of(read.nearest_write_pc) +
+         " copies " + std::to_string(copy.bytes) + " bytes, " + plural(length, "float", "floats") +
+         ", and every word the block read unfilled lies in the " + std::to_string(3 * length) +
+         " after one copy's: the copies bring a quarter of what the reads expect, as a size in floats where "
+         "bytes are asked does. A size of " + std::to_string(meant) + " copies " + std::to_string(meant) +
+         " bytes; " + std::to_string(meant) + " floats are " + std::to_string(4 * meant) + " bytes (" + fix + ").";
+}
+
+// The same number of words on both sides, one side a run in a row and the other runs with
+// gaps between them: one side walks a padded layout, the other a compact one.
+std::string padding_side_cause(const Sides& sides) {
+  if (sides.written.empty() || count_of(sides.written) != count_of(sides.read)) return "";
+  const bool written_compact = sides.written.size() == 1;
+  const bool read_compact = sides.read.size() == 1;
+  const std::optional<Regular> padded = regular(written_compact ? sides.read : sides.written);
+  if (written_compact == read_compact || !padded || padded->stride <= padded->length) return "";
+  const std::string layout = std::to_string(padded->length) + " words of every " + std::to_string(padded->stride) +
+                             " (a padded layout: " + std::to_string(padded->stride - padded->length) +
+                             " unused after each " + std::to_string(padded->length) + ")";
+  const Run& run = written_compact ? sides.written.front() : sides.read.front();
+  const std::string row = "words " + std::to_string(run.begin) + " to " + std::to_string(run.end - 1) + " in a row";
+  if (written_compact) {
+    return "The block's copies filled " + row + ", while its reads walk " + layout +
+           ": the copies place the elements with no padding, element i at word i, and the reads through the "
+           "padded layout, so the reads of the last columns find nothing there. Copy through the same padded "
+           "layout as the reads.";
+  }
+  return "The block's copies filled " + layout + ", while its reads walk " + row +
+         ": the reads forget the padding, element i at word i, and find the padding words empty. Read through "
+         "the same padded layout as the copies.";
+}
+
+// Every word read is a filled word moved by one constant.
+std::string shift_cause(const Sides& sides) {
+  if (sides.written.empty() || sides.read.size() != sides.written.size()) return "";
+  const auto shift = static_cast<long long>(sides.read.front().begin) - static_cast<long long>(sides.written.front().begin);
+  if (shift == 0) return "";
+  for (std::size_t i = 0; i < sides.read.size(); ++i) {
+    if (sides.read[i].size() != sides.written[i].size() ||
+        static_cast<long long>(sides.read[i].begin) - static_cast<long long>(sides.written[i].begin) != shift) {
+      return "";
+    }
+  }
+  const auto distance = static_cast<std::size_t>(shift < 0 ? -shift : shift);
+  return "Every word the block read lies " + plural(distance, "word", "words") + (shift > 0 ? " after" : " before") +
+         " a word it filled, the same distance for all: the reads and the copies place each element " +
+         plural(distance, "word", "words") +
+         " apart, an offset (an origin, a halo, a padding) added on one side only.";
+}
+
+// The reads cover every filled word and run on past the last one.
+std::string past_the_end_cause(const Sides& sides) {
+  if (sides.written.empty() || sides.read.empty()) return "";
+  const std::size_t last_filled = sides.written.back().end;
+  const Run& last_read = sides.read.back();
+  if (last_read.end <= last_filled || last_read.begin > last_filled) return "";
+  // Every filled word read, and nothing unfilled read before the last filled word.
+  std::vector<Run> read_within = sides.read;
+  read_within.back().end = last_filled;
+  if (read_within.back().size() == 0) read_within.pop_back();
+  if (count_of(read_within) != count_of(sides.written)) return "";
+  const std::size_t beyond = last_read.end - last_filled;
+  std::string columns;
+  if (sides.written.size() == 1 && beyond >= 2 && sides.written.front().size() % beyond == 0 &&
+      sides.written.front().size() / beyond >= 2) {
+    columns = " (the copies filled " + std::to_string(sides.written.front().size() / beyond) + " columns of " +
+              std::to_string(beyond) + " words, and the reads run into one more)";
+  }
+  return "The reads cover every word the block filled and run " + plural(beyond, "word", "words") +
+         " on past the last, words " + std::to_string(last_filled) + " to " + std::to_string(last_read.end - 1) +
+         columns +
+         ": a loop bound that differs by one step between the copies and the reads (`<=` for `<` in the reads, "
+         "or a copy loop that stops one step early).";
+}
+
+}  // namespace
+
+std::string FootprintReading::likely_cause() const {
+  if (observed.empty()) return "";
+  if (cause.empty()) return observed + " No known mistake leaves this footprint, so no cause is named.";
+  return observed + " " + cause;
+}
+
+FootprintReading read_unfilled_footprint(const sim::LaunchStats& stats) {
+  if (!stats.unfilled_read) return {};
+  const sim::UnfilledRead& read = *stats.unfilled_read;
+  FootprintReading reading{observation(read), quarter_cause(read, stats)};
+  const Sides sides = sides_of(read);
+  for (auto cause_of : {padding_side_cause, shift_cause, past_the_end_cause}) {
+    if (!reading.cause.empty()) break;
+    reading.cause = cause_of(sides);
+  }
+  return reading;
+}
+
+std::string unfilled_read_cause(const sim::LaunchStats& stats, bool stale) {
+  return stale ? read_unfilled_footprint(stats).likely_cause() : std::string();
+}
+
+::testing::AssertionResult padding_walked(const sim::LaunchStats& stats, const std::string& array, int rows,
+                                          int cols, int stride) {
+  const auto tile = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
+  const auto padded = static_cast<std::size_t>(cols - 1) * static_cast<std::size_t>(stride) + static_cast<std::size_t>(rows);
+  for (const sim::ArrayFootprint& footprint : stats.first_block_footprints) {
+    if (footprint.array != array || footprint.words() != padded || padded <= tile) continue;
+    std::vector<bool> touched(footprint.words());
+    for (std::size_t i = 0; i < touched.size(); ++i) touched[i] = footprint.written[i] || footprint.read[i];
+    const std::vector<Run> runs = runs_of(touched);
+    if (runs.size() != 1 || runs.front().begin != 0 || runs.front().end != tile) continue;
+    return ::testing::AssertionFailure()
+           << "block (0,0,0) touched words 0 to " << tile - 1 << " of " << array << ", every one, and none of words "
+           << tile << " to " << padded - 1 << ": its copies and its reads both walk the tile as a compact one "
+           << "(element (row, col) at row + " << rows << " * col), so the padding that makes " << array << " "
+           << padded << " words (stride " << stride << ") is declared and never used. Index " << array
+           << " through the padded layout on both sides.";
+  }
+  return ::testing::AssertionSuccess();
+}
+#endif
+
+}  // namespace wb::grading
