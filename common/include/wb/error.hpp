@@ -22,7 +22,8 @@ enum class ErrorKind {
   too_many_copies,         ///< copies issued and never waited for, without end
   shared_out_of_bounds,    ///< an access past the end of the dynamic shared memory
   global_out_of_bounds,    ///< an access past the end of a device allocation
-  shared_race,             ///< two threads touch a shared word, one writing, no barrier between
+  shared_race,             ///< a thread reads a shared word another wrote (or writes one another read), no barrier between
+  shared_write_overlap,    ///< two threads write one shared word, no barrier between: their indices overlap
   warp_sync,               ///< lanes named in a __syncwarp or shuffle mask never arrive
   pipeline,                ///< a cuda::pipeline's calls out of order, or a stage never released
   mbarrier,                ///< an mbarrier's phase that can never complete, or arrivals beyond its count

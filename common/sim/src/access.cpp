@@ -65,9 +65,9 @@ void on_shared_access(ThreadState& thread, const void* address, std::size_t byte
   if (atomic) return;
   record_access(thread, reinterpret_cast<std::uintptr_t>(address), bytes,
                 write ? AccessKind::shared_store : AccessKind::shared_load, pc);
-  std::string race;
-  if (!check_shared_race(thread, static_cast<const std::byte*>(address), bytes, write, pc, race)) {
-    fail_without_unwinding(source_line_of(pc), race, ErrorKind::shared_race);
+  if (SharedConflict conflict;
+      !check_shared_race(thread, static_cast<const std::byte*>(address), bytes, write, pc, conflict)) {
+    fail_without_unwinding(source_line_of(pc), conflict.message, conflict.kind);
   }
 }
 

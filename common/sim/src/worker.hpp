@@ -388,12 +388,18 @@ std::string describe_shared_address(const SharedMemory& shared, const void* addr
 // The race check (race_check.cpp). A new barrier interval: what threads did before it
 // is ordered with what they do after.
 void begin_interval(SharedMemory& shared);
+// What the race check found: its explanation, and the kind of mistake (shared_race for a
+// read and a write of two threads, shared_write_overlap for two threads' writes).
+struct SharedConflict {
+  std::string message;
+  ErrorKind kind = ErrorKind::shared_race;
+};
 // Checks an access of `thread` to shared memory against the word histories and records
-// it: false, and `race` set to the explanation, when it races with another thread's. `landing`: the write
-// of a cp.async landing at its thread's wait, with a barrier between its issue and its
-// wait.
+// it: false, and `conflict` set, when it conflicts with another thread's. `landing`: the
+// write of a cp.async landing at its thread's wait, with a barrier between its issue and
+// its wait.
 bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_t bytes,
-                       bool write, const void* pc, std::string& race, bool landing = false);
+                       bool write, const void* pc, SharedConflict& conflict, bool landing = false);
 
 // Warp requests (requests.cpp): records one access of the running thread.
 inline void record_access(ThreadState& thread, std::uintptr_t address, std::size_t bytes,
