@@ -20,7 +20,7 @@ enum class ErrorKind {
   source_not_device,       ///< a cp.async source that is not device memory at all
   destination_not_shared,  ///< a cp.async destination outside the block's shared memory
   too_many_copies,         ///< copies issued and never waited for, without end
-  shared_out_of_bounds,    ///< an access past the end of the dynamic shared memory
+  shared_out_of_bounds,    ///< an access outside its __shared__ array or the dynamic shared memory
   global_out_of_bounds,    ///< an access past the end of a device allocation
   shared_race,             ///< a thread reads a shared word another wrote (or writes one another read), no barrier between
   shared_write_overlap,    ///< two threads write one shared word, no barrier between: their indices overlap

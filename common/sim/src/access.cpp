@@ -10,8 +10,10 @@
 //
 // What it does with them: the first access of a block to a word of static shared
 // memory poisons the word (every block starts with undefined shared memory, as on a
-// GPU); an access in the guard bands of dynamic shared memory, or just past the end of
-// a device allocation, fails the launch naming the thread and the source line; every
+// GPU); an access outside its __shared__ array (running into the next one, or into what
+// lies around them), around the dynamic shared memory (its guard bands and the reserved
+// reach beyond them), or just past the end of a device allocation, fails the launch
+// naming the thread and the source line; every
 // shared and global access is recorded for the warp-request counters (requests.cpp),
 // and every shared one checked for races with other threads (race_check.cpp).
 // Accesses from host code of the same files (no CUDA thread running) return at once.
@@ -34,12 +36,14 @@ namespace {
       cached != nullptr && begin >= cached->begin && begin + bytes <= cached->begin + cached->bytes) {
     return true;
   }
-  if (const std::string overrun = explain_dynamic_overrun(worker.shared, address, bytes);
+  const std::string access = std::string(write ? "a store" : "a load") + " of " + std::to_string(bytes) + " bytes";
+  // The guard bands and the reach around the dynamic shared memory are the simulator's
+  // own mapping, where nothing else lies: an access there is certainly an index out of
+  // it, checked before it is made (it would fault past the guards).
+  if (const std::string overrun =
+          explain_dynamic_overrun(worker.shared, address, bytes, SharedMemory::kDynamicReach);
       !overrun.empty()) {
-    fail_without_unwinding(source_line_of(pc),
-                   std::string(write ? "a store" : "a load") + " of " + std::to_string(bytes) +
-                       " bytes covers " + overrun,
-                   ErrorKind::shared_out_of_bounds);
+    fail_without_unwinding(source_line_of(pc), access + " covers " + overrun, ErrorKind::shared_out_of_bounds);
   }
   const Allocation* allocation = worker.job->allocations.around(address, kDeviceAllocationGap);
   if (allocation == nullptr) return false;  // a global variable of the program, or host memory
@@ -49,8 +53,7 @@ namespace {
   }
   const auto offset = begin - allocation->begin;
   fail_without_unwinding(source_line_of(pc),
-                 std::string(write ? "a store" : "a load") + " of " + std::to_string(bytes) +
-                     " bytes at bytes [" + std::to_string(offset) + ", " +
+                 access + " at bytes [" + std::to_string(offset) + ", " +
                      std::to_string(offset + static_cast<long long>(bytes)) +
                      ") of a device allocation of " + std::to_string(allocation->bytes) +
                      " bytes: past its end (element " + std::to_string(offset / 4) + " of " +
@@ -90,12 +93,11 @@ inline void on_access(const void* address, std::size_t bytes, bool write, const 
       case StaticWord::built_in:
         break;
       case StaticWord::not_shared:
+      case StaticWord::straddles:
         fail_without_unwinding(source_line_of(pc),
                                std::string(write ? "a store" : "a load") + " of " +
-                                   std::to_string(bytes) + " bytes at " +
-                                   describe_shared_address(shared, address, bytes, pc) +
-                                   ": outside every __shared__ array. Is an index past the end "
-                                   "of the tile?",
+                                   std::to_string(bytes) + " bytes " +
+                                   explain_static_overrun(shared, address, bytes, pc),
                                ErrorKind::shared_out_of_bounds);
     }
   } else if (shared.in_dynamic(address, bytes)) {
