@@ -15,7 +15,7 @@ enum class ErrorKind {
   other,                   ///< anything else, and every GPU error but a misaligned address
   barrier,                 ///< threads at different __syncthreads()
   assertion,               ///< assert() in a kernel
-  misaligned,              ///< a cp.async address not aligned to the copy size
+  misaligned,              ///< a cp.async, float2 or float4 address not aligned to its width
   source_out_of_bounds,    ///< a cp.async source past the end of a device allocation
   source_not_device,       ///< a cp.async source that is not device memory at all
   destination_not_shared,  ///< a cp.async destination outside the block's shared memory

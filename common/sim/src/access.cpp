@@ -74,10 +74,48 @@ void on_shared_access(ThreadState& thread, const void* address, std::size_t byte
   }
 }
 
+// Where a misaligned address lies, for its message: a shared array's element, or a
+// device allocation's.
+std::string describe_vector_address(const ThreadState& thread, const void* address, std::size_t bytes,
+                                    const void* pc) {
+  const SharedMemory& shared = thread.worker->shared;
+  if (shared.in_static(address) || shared.in_dynamic(address, 1)) {
+    return "; it is " + describe_shared_address(shared, address, bytes, pc);
+  }
+  const Allocation* allocation = thread.worker->job->allocations.around(address, 0);
+  if (allocation == nullptr) return {};
+  const auto offset = static_cast<const std::byte*>(address) - allocation->begin;
+  return "; it is byte " + std::to_string(offset) + ", float element " + std::to_string(offset / 4) +
+         ", of its device allocation";
+}
+
+// A load or store of 8 or 16 bytes (a float2, a float4) is one instruction on a GPU, which
+// faults (cudaErrorMisalignedAddress) unless the address is a multiple of its width. The
+// compiler calls the aligned entry points only where the type promises that alignment, so
+// an address that breaks it is the kernel's, never the compiler's.
+[[noreturn, gnu::noinline]] void fail_misaligned_vector(const ThreadState& thread, const void* address, std::size_t bytes,
+                                                        bool write, const void* pc) {
+  const auto at = reinterpret_cast<std::uintptr_t>(address);
+  const std::string width = std::to_string(bytes);
+  fail_without_unwinding(
+      source_line_of(pc),
+      std::string(write ? "a store" : "a load") + " of " + width + " bytes (a " + (bytes == 16 ? "float4" : "float2") +
+          ", one instruction) at " + hex(address) + ", which is not " + width + "-byte aligned (address % " + width +
+          " == " + std::to_string(at % bytes) + describe_vector_address(thread, address, bytes, pc) +
+          "). A vector access needs an address that is a multiple of its width, as on a GPU, which stops the "
+          "kernel with a misaligned address: is the vector's first element a multiple of " +
+          std::to_string(bytes / 4) + " floats from an aligned start, and a padded row a multiple of " +
+          std::to_string(bytes / 4) + " floats long?",
+      ErrorKind::misaligned);
+}
+
 inline void on_access(const void* address, std::size_t bytes, bool write, const void* pc,
-                      bool atomic = false) {
+                      bool atomic = false, bool aligned = false) {
   ThreadState* thread = running_thread;
   if (thread == nullptr) return;  // host code of a kernel file
+  if (aligned && bytes >= 8 && reinterpret_cast<std::uintptr_t>(address) % bytes != 0) {
+    fail_misaligned_vector(*thread, address, bytes, write, pc);
+  }
   LastSeen& seen = thread->last_seen;
   seen.access_pc = pc;
   seen.access_address = address;
@@ -123,10 +161,10 @@ void __tsan_vptr_read(void**) {}
 
 #define WB_ACCESS_ENTRY(bytes)                                                      \
   void __tsan_read##bytes(void* address) {                                          \
-    wb::sim::on_access(address, bytes, false, WB_RETURN_ADDRESS);                   \
+    wb::sim::on_access(address, bytes, false, WB_RETURN_ADDRESS, false, true);      \
   }                                                                                 \
   void __tsan_write##bytes(void* address) {                                         \
-    wb::sim::on_access(address, bytes, true, WB_RETURN_ADDRESS);                    \
+    wb::sim::on_access(address, bytes, true, WB_RETURN_ADDRESS, false, true);       \
   }                                                                                 \
   void __tsan_unaligned_read##bytes(void* address) {                                \
     wb::sim::on_access(address, bytes, false, WB_RETURN_ADDRESS);                   \
