@@ -47,10 +47,11 @@ int find_tls_block(dl_phdr_info* info, std::size_t, void* argument) {
 }
 
 void mark_never_poisoned(SharedMemory& shared, const void* variable, std::size_t bytes) {
-  if (!shared.in_static(variable)) return;
-  const std::size_t first = static_cast<std::size_t>(static_cast<const std::byte*>(variable) -
-                                                     shared.static_begin) / 4;
-  const std::size_t last = first + (bytes + 3) / 4;
+  if (!shared.in_static(variable) || bytes == 0) return;
+  const auto offset = static_cast<std::size_t>(static_cast<const std::byte*>(variable) - shared.static_begin);
+  // The words the variable overlaps, and no more: the next may be a __shared__ array's.
+  const std::size_t first = offset / 4;
+  const std::size_t last = (offset + bytes - 1) / 4;
   for (std::size_t word = first; word <= last && word < shared.word_epoch.size(); ++word) {
     shared.word_epoch[word] = SharedMemory::kNeverPoisoned;
   }
@@ -274,6 +275,13 @@ void locate_static_shared(SharedMemory& shared) {
         shared.word_epoch[word] = 0;
         shared.word_variable[word] = static_cast<std::uint32_t>(index + 1);
       }
+    }
+  }
+  // The guard variables the compiler gives a __shared__ array of a class type with
+  // constructors (a float4 of the simulator), which the kernel reads before the array.
+  for (const TlsSymbol& symbol : symbols) {
+    if (symbol.full.rfind("guard variable for ", 0) == 0) {
+      mark_never_poisoned(shared, shared.tls_begin + symbol.offset, symbol.bytes);
     }
   }
   // The built-in variables live there too; the scheduler sets them, kernels read them.
