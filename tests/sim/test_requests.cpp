@@ -2,6 +2,7 @@
 // access patterns whose figures are computed by hand in each test's comment. The
 // graders of chapters 2 to 5 judge bank conflicts and coalescing by these counts.
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "sim_test_support.hpp"
@@ -74,6 +75,11 @@ enum class VectorForm {
   stored_from_braces,      // *reinterpret_cast<float4*>(p) = {a, b, c, d};
   stored_from_constants    // *reinterpret_cast<float4*>(p) = {1.0f, 2.0f, 3.0f, 4.0f};
 };
+
+// The simulator's vector types keep what CUDA code relies on of nvcc's aggregates.
+static_assert(std::is_trivially_copyable_v<float4> && std::is_trivially_default_constructible_v<float4>,
+              "float4 is copied with memcpy and declared uninitialised in __shared__ arrays");
+static_assert(float4{1.0f}.y == 0.0f && float2{1.0f}.y == 0.0f, "braces with fewer values zero the rest");
 
 template <VectorForm kForm>
 __global__ void vector_forms(float* out) {
