@@ -1,6 +1,7 @@
 // A shared index outside its array, on every path, is ErrorKind::shared_out_of_bounds
-// naming the array, the offset and its size: a read far before the start of the dynamic
-// shared memory (checked before it is made, so it cannot fault), and a vector read that
+// naming the array, the offset and its size (a cp.async's destination_not_shared, with the
+// same words): a read far before the start of the dynamic shared memory (checked before
+// it is made, so it cannot fault), a copy there, and a vector read that
 // runs past the end of a __shared__ array into whatever follows it (the next stage of a
 // buffer, where it would otherwise be judged as an access of that array).
 #include <string>
@@ -24,6 +25,13 @@ __global__ void read_around_a_dynamic_span(float* out, int offset) {
   smem_buffer[threadIdx.x] = 1.0f;
   __syncthreads();
   out[threadIdx.x] = smem_second_span[offset];
+}
+
+// A 16-byte copy into the second span, `offset` floats from its start.
+__global__ void copy_around_a_dynamic_span(const float* in, int offset) {
+  WB_DYNAMIC_SHARED(float, smem_buffer);
+  wb::cp_async_ca<16>(smem_buffer + kSpanFloats + offset, in);
+  wb::cp_async_wait_all();
 }
 
 // Two stages of a buffer; a float4 read at stage 0's element `first` (4: its last two
@@ -53,7 +61,7 @@ TEST_F(SimSharedBounds, AReadFarBeforeTheDynamicSharedMemoryNamesItsOffsetAndSiz
     });
     EXPECT_EQ(failure.kind, wb::ErrorKind::shared_out_of_bounds);
     const long long byte = 4LL * (kSpanFloats + offset);
-    EXPECT_TRUE(contains(failure.message, "test_shared_bounds.cpp:26: block \\(0,0,0\\), thread \\(0,0,0\\): "
+    EXPECT_TRUE(contains(failure.message, "test_shared_bounds.cpp:27: block \\(0,0,0\\), thread \\(0,0,0\\): "
                                           "a load of 4 bytes covers bytes \\[" + std::to_string(byte) + ", " +
                                               std::to_string(byte + 4) +
                                               "\\) of the dynamic shared memory \\(2048 bytes, as "
@@ -73,6 +81,18 @@ TEST_F(SimSharedBounds, AReadPastTheEndOfTheDynamicSharedMemoryBeyondItsGuardIsC
       << failure.message;
 }
 
+TEST_F(SimSharedBounds, ACopyFarBeforeTheDynamicSharedMemoryNamesItsOffsetAndSize) {
+  wb::DeviceBuffer<float> in(4);
+  in.poison();
+  const KernelFailure failure = kernel_failure_of([&] {
+    wb::launch(copy_around_a_dynamic_span, dim3(1), dim3(1), kDynamicBytes, in.data(), -kSpanFloats - 4096);
+  });
+  EXPECT_EQ(failure.kind, wb::ErrorKind::destination_not_shared);
+  EXPECT_TRUE(contains(failure.message, "the shared destination covers bytes \\[-16384, -16368\\) of the dynamic "
+                                        "shared memory \\(2048 bytes, as launched\\): before its start"))
+      << failure.message;
+}
+
 TEST_F(SimSharedBounds, AVectorReadPastTheEndOfAStageNamesTheArrayAndItsSize) {
   wb::DeviceBuffer<float> out(32);
   const KernelFailure failure =
@@ -80,7 +100,7 @@ TEST_F(SimSharedBounds, AVectorReadPastTheEndOfAStageNamesTheArrayAndItsSize) {
   EXPECT_EQ(failure.kind, wb::ErrorKind::shared_out_of_bounds);
   // Whatever the linker put after smem_stage0: padding, or smem_stage1.
   EXPECT_TRUE(contains(failure.message,
-                       "test_shared_bounds.cpp:41: block \\(0,0,0\\), thread \\(0,0,0\\): a load of 16 bytes "
+                       "test_shared_bounds.cpp:49: block \\(0,0,0\\), thread \\(0,0,0\\): a load of 16 bytes "
                        "(at bytes \\[16, 32\\) of the __shared__ array smem_stage0, which has 24 bytes: past its "
                        "end|covers the end of one array and the start of the next: bytes \\[16, 24\\) of the "
                        "__shared__ array smem_stage0, which has 24 bytes, and bytes \\[0, 8\\) of the __shared__ "

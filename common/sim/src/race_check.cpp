@@ -43,7 +43,6 @@ bool ordered_by_syncwarp(const SharedMemory& shared, const ThreadState& thread, 
   return other / 32 == thread.warp() && shared.warp_syncs[thread.warp()] != other_syncs;
 }
 
-
 // The word's two writers, with both lines: `other` wrote it first, `thread` writes it now.
 std::string write_overlap_message(const Worker& worker, const ThreadState& thread, unsigned other,
                                   const std::string& word, const void* pc, const void* other_pc) {
@@ -64,6 +63,7 @@ std::string write_overlap_message(const Worker& worker, const ThreadState& threa
          "meant to replace the earlier one (then a __syncthreads() must separate them), the two "
          "lines' indices overlap " + overlaps + ", and a barrier would not fix that.";
 }
+
 }  // namespace
 
 void begin_interval(SharedMemory& shared) {

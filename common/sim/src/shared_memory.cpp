@@ -432,7 +432,7 @@ std::string explain_bad_destination(const Worker& worker, const void* destinatio
            ". cp.async writes only into a __shared__ array or the dynamic shared memory: is "
            "the shared index outside the tile?";
   }
-  if (std::string overrun = explain_dynamic_overrun(shared, destination, bytes);
+  if (std::string overrun = explain_dynamic_overrun(shared, destination, bytes, SharedMemory::kDynamicReach);
       !overrun.empty()) {
     return "the shared destination covers " + overrun;
   }
