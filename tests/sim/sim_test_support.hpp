@@ -15,18 +15,30 @@ namespace sim_test {
 // the graders (and skips nothing here, since these tests are built for the sim only).
 using SimTest = wb::grading::KernelTest;
 
-// Runs `launch`, which must fail with a KernelError, and returns the error's message so
-// that the test can check what it tells the learner. An empty string (and a test
+// What a launch that failed reported: its message and the kind of mistake.
+struct KernelFailure {
+  std::string message;
+  wb::ErrorKind kind = wb::ErrorKind::other;
+};
+
+// Runs `launch`, which must fail with a KernelError, and returns what it reported, so
+// that the test can check what it tells the learner. An empty message (and a test
 // failure) if nothing was thrown.
 template <class Launch>
-std::string kernel_error_of(Launch&& launch) {
+KernelFailure kernel_failure_of(Launch&& launch) {
   try {
     launch();
   } catch (const wb::sim::KernelError& error) {
-    return error.what();
+    return {error.what(), error.kind()};
   }
   ADD_FAILURE() << "the launch should have failed with wb::sim::KernelError";
   return {};
+}
+
+// The message alone.
+template <class Launch>
+std::string kernel_error_of(Launch&& launch) {
+  return kernel_failure_of(launch).message;
 }
 
 // True when `pattern` (ECMAScript) occurs anywhere in `text`.

@@ -17,14 +17,15 @@ enum class ErrorKind {
   other,                   ///< anything else, and every GPU error but a misaligned address
   barrier,                 ///< threads at different __syncthreads()
   assertion,               ///< assert() in a kernel
-  misaligned,              ///< a cp.async address not aligned to the copy size
+  misaligned,              ///< a cp.async, float2 or float4 address not aligned to its width
   source_out_of_bounds,    ///< a cp.async source past the end of a device allocation
   source_not_device,       ///< a cp.async source that is not device memory at all
   destination_not_shared,  ///< a cp.async destination outside the block's shared memory
   too_many_copies,         ///< copies issued and never waited for, without end
-  shared_out_of_bounds,    ///< an access past the end of the dynamic shared memory
+  shared_out_of_bounds,    ///< an access outside its __shared__ array or the dynamic shared memory
   global_out_of_bounds,    ///< an access past the end of a device allocation
-  shared_race,             ///< two threads touch a shared word, one writing, no barrier between
+  shared_race,             ///< a thread reads a shared word another wrote (or writes one another read), no barrier between
+  shared_write_overlap,    ///< two threads write one shared word, no barrier between: their indices overlap
   warp_sync,               ///< lanes named in a __syncwarp or shuffle mask never arrive
   pipeline,                ///< a cuda::pipeline's calls out of order, or a stage never released
   mbarrier,                ///< an mbarrier's phase that can never complete, or arrivals beyond its count

@@ -10,8 +10,10 @@
 //
 // What it does with them: the first access of a block to a word of static shared
 // memory poisons the word (every block starts with undefined shared memory, as on a
-// GPU); an access in the guard bands of dynamic shared memory, or just past the end of
-// a device allocation, fails the launch naming the thread and the source line; every
+// GPU); an access outside its __shared__ array (running into the next one, or into what
+// lies around them), around the dynamic shared memory (its guard bands and the reserved
+// reach beyond them), or just past the end of a device allocation, fails the launch
+// naming the thread and the source line; every
 // shared and global access is recorded for the warp-request counters (requests.cpp),
 // and every shared one checked for races with other threads (race_check.cpp).
 // Accesses from host code of the same files (no CUDA thread running) return at once.
@@ -34,12 +36,14 @@ namespace {
       cached != nullptr && begin >= cached->begin && begin + bytes <= cached->begin + cached->bytes) {
     return true;
   }
-  if (const std::string overrun = explain_dynamic_overrun(worker.shared, address, bytes);
+  const std::string access = std::string(write ? "a store" : "a load") + " of " + std::to_string(bytes) + " bytes";
+  // The guard bands and the reach around the dynamic shared memory are the simulator's
+  // own mapping, where nothing else lies: an access there is certainly an index out of
+  // it, checked before it is made (it would fault past the guards).
+  if (const std::string overrun =
+          explain_dynamic_overrun(worker.shared, address, bytes, SharedMemory::kDynamicReach);
       !overrun.empty()) {
-    fail_without_unwinding(source_line_of(pc),
-                   std::string(write ? "a store" : "a load") + " of " + std::to_string(bytes) +
-                       " bytes covers " + overrun,
-                   ErrorKind::shared_out_of_bounds);
+    fail_without_unwinding(source_line_of(pc), access + " covers " + overrun, ErrorKind::shared_out_of_bounds);
   }
   const Allocation* allocation = worker.job->allocations.around(address, kDeviceAllocationGap);
   if (allocation == nullptr) return false;  // a global variable of the program, or host memory
@@ -49,8 +53,7 @@ namespace {
   }
   const auto offset = begin - allocation->begin;
   fail_without_unwinding(source_line_of(pc),
-                 std::string(write ? "a store" : "a load") + " of " + std::to_string(bytes) +
-                     " bytes at bytes [" + std::to_string(offset) + ", " +
+                 access + " at bytes [" + std::to_string(offset) + ", " +
                      std::to_string(offset + static_cast<long long>(bytes)) +
                      ") of a device allocation of " + std::to_string(allocation->bytes) +
                      " bytes: past its end (element " + std::to_string(offset / 4) + " of " +
@@ -65,16 +68,54 @@ void on_shared_access(ThreadState& thread, const void* address, std::size_t byte
   if (atomic) return;
   record_access(thread, reinterpret_cast<std::uintptr_t>(address), bytes,
                 write ? AccessKind::shared_store : AccessKind::shared_load, pc);
-  std::string race;
-  if (!check_shared_race(thread, static_cast<const std::byte*>(address), bytes, write, pc, race)) {
-    fail_without_unwinding(source_line_of(pc), race, ErrorKind::shared_race);
+  if (SharedConflict conflict;
+      !check_shared_race(thread, static_cast<const std::byte*>(address), bytes, write, pc, conflict)) {
+    fail_without_unwinding(source_line_of(pc), conflict.message, conflict.kind);
   }
 }
 
+// Where a misaligned address lies, for its message: a shared array's element, or a
+// device allocation's.
+std::string describe_vector_address(const ThreadState& thread, const void* address, std::size_t bytes,
+                                    const void* pc) {
+  const SharedMemory& shared = thread.worker->shared;
+  if (shared.in_static(address) || shared.in_dynamic(address, 1)) {
+    return "; it is " + describe_shared_address(shared, address, bytes, pc);
+  }
+  const Allocation* allocation = thread.worker->job->allocations.around(address, 0);
+  if (allocation == nullptr) return {};
+  const auto offset = static_cast<const std::byte*>(address) - allocation->begin;
+  return "; it is byte " + std::to_string(offset) + ", float element " + std::to_string(offset / 4) +
+         ", of its device allocation";
+}
+
+// A load or store of 8 or 16 bytes (a float2, a float4) is one instruction on a GPU, which
+// faults (cudaErrorMisalignedAddress) unless the address is a multiple of its width. The
+// compiler calls the aligned entry points only where the type promises that alignment, so
+// an address that breaks it is the kernel's, never the compiler's.
+[[noreturn, gnu::noinline]] void fail_misaligned_vector(const ThreadState& thread, const void* address, std::size_t bytes,
+                                                        bool write, const void* pc) {
+  const auto at = reinterpret_cast<std::uintptr_t>(address);
+  const std::string width = std::to_string(bytes);
+  fail_without_unwinding(
+      source_line_of(pc),
+      std::string(write ? "a store" : "a load") + " of " + width + " bytes (a " + (bytes == 16 ? "float4" : "float2") +
+          ", one instruction) at " + hex(address) + ", which is not " + width + "-byte aligned (address % " + width +
+          " == " + std::to_string(at % bytes) + describe_vector_address(thread, address, bytes, pc) +
+          "). A vector access needs an address that is a multiple of its width, as on a GPU, which stops the "
+          "kernel with a misaligned address: is the vector's first element a multiple of " +
+          std::to_string(bytes / 4) + " floats from an aligned start, and a padded row a multiple of " +
+          std::to_string(bytes / 4) + " floats long?",
+      ErrorKind::misaligned);
+}
+
 inline void on_access(const void* address, std::size_t bytes, bool write, const void* pc,
-                      bool atomic = false) {
+                      bool atomic = false, bool aligned = false) {
   ThreadState* thread = running_thread;
   if (thread == nullptr) return;  // host code of a kernel file
+  if (aligned && bytes >= 8 && reinterpret_cast<std::uintptr_t>(address) % bytes != 0) {
+    fail_misaligned_vector(*thread, address, bytes, write, pc);
+  }
   LastSeen& seen = thread->last_seen;
   seen.access_pc = pc;
   seen.access_address = address;
@@ -90,12 +131,11 @@ inline void on_access(const void* address, std::size_t bytes, bool write, const 
       case StaticWord::built_in:
         break;
       case StaticWord::not_shared:
+      case StaticWord::straddles:
         fail_without_unwinding(source_line_of(pc),
                                std::string(write ? "a store" : "a load") + " of " +
-                                   std::to_string(bytes) + " bytes at " +
-                                   describe_shared_address(shared, address, bytes, pc) +
-                                   ": outside every __shared__ array. Is an index past the end "
-                                   "of the tile?",
+                                   std::to_string(bytes) + " bytes " +
+                                   explain_static_overrun(shared, address, bytes, pc),
                                ErrorKind::shared_out_of_bounds);
     }
   } else if (shared.in_dynamic(address, bytes)) {
@@ -121,10 +161,10 @@ void __tsan_vptr_read(void**) {}
 
 #define WB_ACCESS_ENTRY(bytes)                                                      \
   void __tsan_read##bytes(void* address) {                                          \
-    wb::sim::on_access(address, bytes, false, WB_RETURN_ADDRESS);                   \
+    wb::sim::on_access(address, bytes, false, WB_RETURN_ADDRESS, false, true);      \
   }                                                                                 \
   void __tsan_write##bytes(void* address) {                                         \
-    wb::sim::on_access(address, bytes, true, WB_RETURN_ADDRESS);                    \
+    wb::sim::on_access(address, bytes, true, WB_RETURN_ADDRESS, false, true);       \
   }                                                                                 \
   void __tsan_unaligned_read##bytes(void* address) {                                \
     wb::sim::on_access(address, bytes, false, WB_RETURN_ADDRESS);                   \

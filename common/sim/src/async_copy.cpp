@@ -42,10 +42,10 @@ void perform_copies(AsyncCopyQueue& queue, std::size_t up_to) {
     const PendingCopy& copy = queue.copies[queue.performed];
     // The copy lands now: a write of its issuer in this barrier interval.
     if (ThreadState* thread = running_thread; thread != nullptr) {
-      std::string race;
+      SharedConflict conflict;
       if (!check_shared_race(*thread, copy.destination, static_cast<std::size_t>(copy.copy_bytes),
-                             true, copy.pc, race, copy.interval != thread->worker->shared.interval)) {
-        kernel_fail_at(source_line_of(copy.pc), race, ErrorKind::shared_race);
+                             true, copy.pc, conflict, copy.interval != thread->worker->shared.interval)) {
+        kernel_fail_at(source_line_of(copy.pc), conflict.message, conflict.kind);
       }
     }
     std::memcpy(copy.destination, copy.source, static_cast<std::size_t>(copy.source_bytes));
@@ -133,8 +133,8 @@ PendingCopy issue_copy(ThreadState& thread, void* shared_dst, const void* global
   if (worker.shared.in_static(destination)) {
     touch_static_shared(worker.shared, destination, copy_size);  // explain_bad_destination said: shared
   }
-  if (std::string race; !check_shared_race(thread, destination, copy_size, true, pc, race)) {
-    kernel_fail(file, line, what + race, ErrorKind::shared_race);
+  if (SharedConflict conflict; !check_shared_race(thread, destination, copy_size, true, pc, conflict)) {
+    kernel_fail(file, line, what + conflict.message, conflict.kind);
   }
   if (src_bytes > 0) {
     record_access(thread, src_address, copy_size, AccessKind::cp_async_read, pc);

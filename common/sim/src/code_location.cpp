@@ -7,6 +7,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -75,7 +76,11 @@ std::string ask_function_name(const void* code_address) {
 
 }  // namespace
 
+// The path without the project's folder, so that messages say chapters/01_copy/copy.cu.
+// Normalised first: a build through ccache with CCACHE_BASEDIR records sources relative to
+// the build folder, which addr2line gives as ".../build/../chapters/...".
 std::string project_relative(std::string path) {
+  path = std::filesystem::path(path).lexically_normal().string();
 #ifdef WB_SOURCE_DIR
   const std::string root = WB_SOURCE_DIR;
   if (path.compare(0, root.size(), root) == 0) path.erase(0, root.size());

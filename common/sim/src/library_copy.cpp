@@ -107,17 +107,20 @@ void land_batch(Worker& worker, const BlockPipeline& pipeline, std::uint32_t ind
   for (unsigned owner = 0; owner < batch.copies.size(); ++owner) {
     ThreadState& issuer = *worker.threads[owner];
     for (const PendingCopy& copy : batch.copies[owner]) {
-      std::string race;
+      SharedConflict conflict;
       if (!check_shared_race(issuer, copy.destination, static_cast<std::size_t>(copy.copy_bytes), true, copy.pc,
-                             race)) {
+                             conflict)) {
+        const std::string landing = "cuda::pipeline: the copies of " + stage_text(pipeline, index) +
+                                    " land at the first consumer_wait() for it, which makes them visible to the "
+                                    "block; here thread " + format_index(issuer.index) + "'s copy of it ";
+        // Two copies onto one word are an overlap of their destinations, which no
+        // ordering of the pipeline's calls mends.
         kernel_fail_at(source_line_of(copy.pc),
-                       "cuda::pipeline: the copies of " + stage_text(pipeline, index) +
-                           " land at the first consumer_wait() for it, which makes them visible to the "
-                           "block; here thread " +
-                           format_index(issuer.index) + "'s copy of it lands on a word another thread touched "
-                                                         "before: " +
-                           race + " " + pipeline_race_hint(worker),
-                       ErrorKind::shared_race);
+                       conflict.kind == ErrorKind::shared_write_overlap
+                           ? landing + "lands on a word another thread wrote: " + conflict.message
+                           : landing + "lands on a word another thread touched before: " + conflict.message + " " +
+                                 pipeline_race_hint(worker),
+                       conflict.kind);
       }
       std::memcpy(copy.destination, copy.source, static_cast<std::size_t>(copy.source_bytes));
     }
@@ -317,7 +320,7 @@ void library_memcpy_async(void* dst, const void* src, std::size_t bytes, const L
         destination_queue->push_back(
             issue_copy(thread, chunk_dst, chunk_src, plan.width, plan.width, level, file, line, pc));
       } catch (const KernelError& error) {
-        if (error.kind() != ErrorKind::shared_race) throw;
+        if (error.kind() != ErrorKind::shared_race) throw;  // an overlap: no pipeline call order mends it
         throw KernelError(std::string(error.what()) + " The copy is a cuda::memcpy_async into a pipeline "
                           "stage. " + pipeline_race_hint(worker), ErrorKind::shared_race);
       }

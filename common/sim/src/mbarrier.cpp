@@ -87,16 +87,20 @@ std::string landing_race_hint(const Worker& worker) {
 void complete_phase(Worker& worker, BlockMbarrier& barrier) {
   for (BulkLanding& copy : barrier.copies) {
     ThreadState& issuer = *worker.threads[copy.issuer];
-    std::string race;
-    if (!check_shared_race(issuer, copy.destination, copy.data.size(), true, copy.pc, race)) {
+    SharedConflict conflict;
+    if (!check_shared_race(issuer, copy.destination, copy.data.size(), true, copy.pc, conflict)) {
+      const std::string landing = "a copy that completes on the barrier " + barrier_name(worker, barrier.address) +
+                                  " lands when a thread waits for its phase, and here it lands on a word another "
+                                  "thread ";
+      // Two writes of one word are an overlap of destinations, which no wait or barrier mends.
       kernel_fail_at(source_line_of(copy.pc),
-                     "a copy that completes on the barrier " + barrier_name(worker, barrier.address) +
-                         " lands when a thread waits for its phase, and here it lands on a word another "
-                         "thread touched before: " +
-                         race + landing_race_hint(worker) +
-                         " Does a thread read the tile before its wait on the barrier, or refill a buffer that "
-                         "other threads still read (a __syncthreads() between their reads and the next copy)?",
-                     ErrorKind::shared_race);
+                     conflict.kind == ErrorKind::shared_write_overlap
+                         ? landing + "wrote: " + conflict.message
+                         : landing + "touched before: " + conflict.message + landing_race_hint(worker) +
+                               " Does a thread read the tile before its wait on the barrier, or refill a buffer "
+                               "that other threads still read (a __syncthreads() between their reads and the next "
+                               "copy)?",
+                     conflict.kind);
     }
     std::memcpy(copy.destination, copy.data.data(), copy.data.size());
   }
@@ -184,12 +188,13 @@ void queue_copy(ThreadState& thread, BlockMbarrier& barrier, std::byte* destinat
                 ErrorKind::too_many_copies);
   }
   if (worker.shared.in_static(destination)) touch_static_shared(worker.shared, destination, data.size());
-  if (std::string race; !check_shared_race(thread, destination, data.size(), true, pc, race)) {
+  if (SharedConflict conflict; !check_shared_race(thread, destination, data.size(), true, pc, conflict)) {
+    if (conflict.kind == ErrorKind::shared_write_overlap) kernel_fail(file, line, what + conflict.message, conflict.kind);
     kernel_fail(file, line,
-                what + race + landing_race_hint(worker) +
+                what + conflict.message + landing_race_hint(worker) +
                     " A copy into a tile comes after every thread's reads of the tile's last contents: a "
                     "__syncthreads() between the reads and the copy.",
-                ErrorKind::shared_race);
+                conflict.kind);
   }
   poison::fill(destination, data.size(), poison::in_flight);
   barrier.brought_bytes += static_cast<std::int64_t>(data.size());

@@ -15,6 +15,12 @@
 // again when a wait performs it: between the two the copy may land at any moment on a
 // GPU, and an access of another thread in either interval races with it.
 // Atomic operations never race with each other and are not checked.
+//
+// Two writes of two threads to one word in one interval are another mistake: each word
+// of a tile has one writer, so two threads computed the same destination. A barrier
+// between them would only pick which value stays; the message says so and names the
+// overlap (ErrorKind::shared_write_overlap), not a missing barrier. A copy landing at a
+// wait placed after the barrier keeps its own message: there the barrier is misplaced.
 #include <algorithm>
 
 #include "worker.hpp"
@@ -37,6 +43,27 @@ bool ordered_by_syncwarp(const SharedMemory& shared, const ThreadState& thread, 
   return other / 32 == thread.warp() && shared.warp_syncs[thread.warp()] != other_syncs;
 }
 
+// The word's two writers, with both lines: `other` wrote it first, `thread` writes it now.
+std::string write_overlap_message(const Worker& worker, const ThreadState& thread, unsigned other,
+                                  const std::string& word, const void* pc, const void* other_pc) {
+  const std::string line = line_of(pc), other_line = line_of(other_pc);
+  std::string message = "two threads write " + word + " between the same two barriers: " +
+                        thread_name(worker, other) + " of block " + format_index(blockIdx) +
+                        " wrote it at " + other_line + ", then thread " + format_index(thread.index) +
+                        " writes it at " + line + ". ";
+  const char* overlaps =
+      "(rows stepped by a wrong stride, a thread coordinate's row and column exchanged, a bound "
+      "one past the tile, a loop stepping too little)";
+  if (pc == other_pc) {
+    return message + "One line computed the same index for both threads: their indices overlap " +
+           overlaps + ". Each word of a tile needs exactly one writer, and a __syncthreads() "
+           "would not fix this.";
+  }
+  return message + "Each word of a tile needs exactly one writer: unless the later write is "
+         "meant to replace the earlier one (then a __syncthreads() must separate them), the two "
+         "lines' indices overlap " + overlaps + ", and a barrier would not fix that.";
+}
+
 }  // namespace
 
 void begin_interval(SharedMemory& shared) {
@@ -49,7 +76,7 @@ void begin_interval(SharedMemory& shared) {
 }
 
 bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_t bytes,
-                       bool write, const void* pc, std::string& race, bool landing) {
+                       bool write, const void* pc, SharedConflict& conflict, bool landing) {
   Worker& worker = *thread.worker;
   SharedMemory& shared = worker.shared;
   std::vector<WordHistory>* histories = nullptr;
@@ -110,22 +137,29 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
         const std::string toucher_did =
             landing ? std::string(other_did) + " " + what + " at " + line_of(other_pc)
                     : std::string(write ? "writes " : "reads ") + what;
-        race = "a race on shared memory: " + copier + "'s cp.async, issued at " +
-               line_of(landing ? pc : other_pc) +
-               ", lands only when that thread waits for it, and its wait came after the last "
-               "__syncthreads(); " + toucher + " " + toucher_did +
-               " in the same stretch between barriers. Every thread must wait for its copies "
-               "before the __syncthreads() that lets the others read them.";
+        conflict = {"a race on shared memory: " + copier + "'s cp.async, issued at " +
+                        line_of(landing ? pc : other_pc) +
+                        ", lands only when that thread waits for it, and its wait came after the "
+                        "last __syncthreads(); " + toucher + " " + toucher_did +
+                        " in the same stretch between barriers. Every thread must wait for its "
+                        "copies before the __syncthreads() that lets the others read them.",
+                    ErrorKind::shared_race};
         return false;
       }
-      race = std::string("a race on shared memory: this thread ") +
+      if (write && other_did[0] == 'w') {
+        conflict = {write_overlap_message(worker, thread, other, what, pc, other_pc),
+                    ErrorKind::shared_write_overlap};
+        return false;
+      }
+      conflict = {std::string("a race on shared memory: this thread ") +
              (write ? "writes " : "reads ") + what + ", which " + thread_name(worker, other) +
              " " + other_did + " at " + line_of(other_pc) +
              " with no __syncthreads() between the two accesses. On a GPU both threads run at "
              "once, and the " +
              (write ? "other thread's access may come before or after this write"
                     : "read may see the value before or after the write") +
-             ": a barrier must separate them." + bulk_copy_race_note(worker, other_pc);
+             ": a barrier must separate them." + bulk_copy_race_note(worker, other_pc),
+                  ErrorKind::shared_race};
       return false;
     }
     // A load of a word this block never wrote: the evidence of a gap in its copies.

@@ -102,7 +102,7 @@ Worker::~Worker() {
   }
   threads.clear();  // each fiber unwinds on its own stack, before the stacks go
   stacks.reset();
-  std::free(shared.dynamic_allocation);
+  release_dynamic_shared(shared);
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -46,10 +47,11 @@ int find_tls_block(dl_phdr_info* info, std::size_t, void* argument) {
 }
 
 void mark_never_poisoned(SharedMemory& shared, const void* variable, std::size_t bytes) {
-  if (!shared.in_static(variable)) return;
-  const std::size_t first = static_cast<std::size_t>(static_cast<const std::byte*>(variable) -
-                                                     shared.static_begin) / 4;
-  const std::size_t last = first + (bytes + 3) / 4;
+  if (!shared.in_static(variable) || bytes == 0) return;
+  const auto offset = static_cast<std::size_t>(static_cast<const std::byte*>(variable) - shared.static_begin);
+  // The words the variable overlaps, and no more: the next may be a __shared__ array's.
+  const std::size_t first = offset / 4;
+  const std::size_t last = (offset + bytes - 1) / 4;
   for (std::size_t word = first; word <= last && word < shared.word_epoch.size(); ++word) {
     shared.word_epoch[word] = SharedMemory::kNeverPoisoned;
   }
@@ -265,19 +267,29 @@ void locate_static_shared(SharedMemory& shared) {
   shared.static_bytes = (end / 4 * 4) - reinterpret_cast<std::uintptr_t>(shared.static_begin);
   shared.tls_begin = block.begin;
   shared.word_epoch.assign(shared.static_bytes / 4, 0);
+  shared.word_variable.assign(shared.static_bytes / 4, 0);
   shared.static_history.assign(shared.static_bytes / 4, WordHistory{});
   // Words no __shared__ variable covers (when the symbols say which those are).
   const std::vector<TlsSymbol>& symbols = tls_symbols();
   if (std::any_of(symbols.begin(), symbols.end(), [](const TlsSymbol& s) { return s.shared; })) {
     std::fill(shared.word_epoch.begin(), shared.word_epoch.end(), SharedMemory::kNotShared);
     const auto skip = static_cast<std::size_t>(shared.static_begin - shared.tls_begin);
-    for (const TlsSymbol& symbol : symbols) {
+    for (std::size_t index = 0; index < symbols.size(); ++index) {
+      const TlsSymbol& symbol = symbols[index];
       if (!symbol.shared || symbol.offset < skip) continue;
       const std::size_t first = (symbol.offset - skip) / 4;
       const std::size_t end = (symbol.offset - skip + symbol.bytes + 3) / 4;
       for (std::size_t word = first; word < end && word < shared.word_epoch.size(); ++word) {
         shared.word_epoch[word] = 0;
+        shared.word_variable[word] = static_cast<std::uint32_t>(index + 1);
       }
+    }
+  }
+  // The guard variables the compiler gives a __shared__ array of a class type with
+  // constructors (a float4 of the simulator), which the kernel reads before the array.
+  for (const TlsSymbol& symbol : symbols) {
+    if (symbol.full.rfind("guard variable for ", 0) == 0) {
+      mark_never_poisoned(shared, shared.tls_begin + symbol.offset, symbol.bytes);
     }
   }
   // The built-in variables live there too; the scheduler sets them, kernels read them.
@@ -319,6 +331,11 @@ StaticWord touch_static_shared(SharedMemory& shared, const void* pointer, std::s
                                                                      : StaticWord::not_shared;
     }
   }
+  if (shared.word_variable[offset / 4] != shared.word_variable[last] &&
+      shared_variable_at(shared, pointer).begin !=
+          shared_variable_at(shared, static_cast<const std::byte*>(pointer) + bytes - 1).begin) {
+    return StaticWord::straddles;  // two arrays that share a word are told apart by their bytes
+  }
   for (std::size_t word = offset / 4; word <= last; ++word) {
     std::uint32_t& epoch = shared.word_epoch[word];
     if (epoch == shared.block_epoch) continue;
@@ -328,39 +345,83 @@ StaticWord touch_static_shared(SharedMemory& shared, const void* pointer, std::s
   return StaticWord::shared;
 }
 
+void release_dynamic_shared(SharedMemory& shared) {
+  if (shared.dynamic_allocation == nullptr) return;
+  ::munmap(shared.dynamic_allocation - SharedMemory::kDynamicReach, shared.dynamic_reserved);
+  shared.dynamic_allocation = nullptr;
+  shared.dynamic_capacity = 0;
+  shared.dynamic_reserved = 0;
+}
+
 void Worker::provide_dynamic_shared(std::size_t bytes) {
   if (bytes > shared.dynamic_capacity || shared.dynamic_allocation == nullptr) {
-    std::free(shared.dynamic_allocation);
+    release_dynamic_shared(shared);
     const std::size_t capacity = (bytes + 127) / 128 * 128;
-    // 128-byte aligned, as a GPU's dynamic shared memory is at least.
-    shared.dynamic_allocation = static_cast<std::byte*>(
-        std::aligned_alloc(128, capacity + 2 * SharedMemory::kDynamicGuardBytes));
-    if (shared.dynamic_allocation == nullptr) throw std::bad_alloc();
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t usable = (capacity + 2 * SharedMemory::kDynamicGuardBytes + page - 1) / page * page;
+    const std::size_t reserved = usable + 2 * SharedMemory::kDynamicReach;
+    // Page-aligned, so 128-byte aligned as a GPU's dynamic shared memory is at least; the
+    // reach on either side stays inaccessible.
+    void* mapping = ::mmap(nullptr, reserved, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mapping == MAP_FAILED) throw std::bad_alloc();
+    auto* usable_begin = static_cast<std::byte*>(mapping) + SharedMemory::kDynamicReach;
+    if (::mprotect(usable_begin, usable, PROT_READ | PROT_WRITE) != 0) {
+      ::munmap(mapping, reserved);
+      throw std::bad_alloc();
+    }
+    shared.dynamic_allocation = usable_begin;
     shared.dynamic_capacity = capacity;
+    shared.dynamic_reserved = reserved;
   }
   shared.dynamic_bytes = bytes;
   shared.dynamic_history.assign((bytes + 3) / 4, WordHistory{});
 }
 
-std::string explain_dynamic_overrun(const SharedMemory& shared, const void* pointer,
-                                    std::size_t bytes) {
+std::string explain_dynamic_overrun(const SharedMemory& shared, const void* pointer, std::size_t bytes,
+                                    std::size_t reach) {
   if (shared.dynamic_allocation == nullptr) return {};
-  const auto* address = static_cast<const std::byte*>(pointer);
-  const std::byte* begin = shared.dynamic_begin();
-  const std::byte* end = begin + shared.dynamic_bytes;
-  const std::string size = std::to_string(shared.dynamic_bytes) + " bytes, as launched";
-  if (address < begin && address + bytes > shared.dynamic_allocation) {
-    return "bytes [" + std::to_string(address - begin) + ", " +
-           std::to_string(address + bytes - begin) +
-           ") of the dynamic shared memory (" + size + "): before its start";
+  // As integers: an address far before the allocation is no pointer C++ may form.
+  const auto at = static_cast<long long>(reinterpret_cast<std::uintptr_t>(pointer) -
+                                         reinterpret_cast<std::uintptr_t>(shared.dynamic_begin()));
+  const auto size = static_cast<long long>(shared.dynamic_bytes);
+  const auto width = static_cast<long long>(bytes);
+  const auto limit = static_cast<long long>(reach);
+  const std::string range = "bytes [" + std::to_string(at) + ", " + std::to_string(at + width) +
+                            ") of the dynamic shared memory (" + std::to_string(size) + " bytes, as launched)";
+  if (at < 0 && at + width > -limit) {
+    return range + ": before its start. Is an index negative, or an offset into the buffer too small?";
   }
-  if (address + bytes > end && address < end + SharedMemory::kDynamicGuardBytes) {
-    return "bytes [" + std::to_string(address - begin) + ", " +
-           std::to_string(address + bytes - begin) + ") of the dynamic shared memory (" +
-           size + "): past its end. Is the launch's shared_bytes too small, or an index "
-           "outside the tile?";
+  if (at + width > size && at < size + limit) {
+    return range + ": past its end. Is the launch's shared_bytes too small, or an index outside the tile?";
   }
   return {};
+}
+
+std::string explain_static_overrun(const SharedMemory& shared, const void* address, std::size_t bytes,
+                                   const void* pc) {
+  const auto* first = static_cast<const std::byte*>(address);
+  const SharedVariable starts_in = shared_variable_at(shared, first);
+  const SharedVariable ends_in = shared_variable_at(shared, first + bytes - 1);
+  auto part = [&](const SharedVariable& variable) {
+    const auto from = std::max(first, variable.begin) - variable.begin;
+    const auto to = std::min(first + bytes, variable.begin + variable.bytes) - variable.begin;
+    return "bytes [" + std::to_string(from) + ", " + std::to_string(to) + ") of the __shared__ array " +
+           variable.name + ", which has " + std::to_string(variable.bytes) + " bytes";
+  };
+  if (starts_in.bytes > 0 && ends_in.bytes > 0) {
+    // Two arrays, one after the other: which one the index was meant for, the trace
+    // cannot tell.
+    return "covers the end of one array and the start of the next: " + part(starts_in) + ", and " +
+           part(ends_in) + ". An index runs past the end of the first, or before the start of the second";
+  }
+  if (starts_in.bytes > 0) {
+    const auto offset = first - starts_in.begin;
+    return "at bytes [" + std::to_string(offset) + ", " + std::to_string(offset + static_cast<long long>(bytes)) +
+           ") of the __shared__ array " + starts_in.name + ", which has " + std::to_string(starts_in.bytes) +
+           " bytes: past its end. Is an index past the end of the tile?";
+  }
+  return "at " + describe_shared_address(shared, address, bytes, pc) +
+         ": outside every __shared__ array. Is an index past the end of the tile?";
 }
 
 std::string explain_bad_destination(const Worker& worker, const void* destination,
@@ -380,7 +441,7 @@ std::string explain_bad_destination(const Worker& worker, const void* destinatio
            ". cp.async writes only into a __shared__ array or the dynamic shared memory: is "
            "the shared index outside the tile?";
   }
-  if (std::string overrun = explain_dynamic_overrun(shared, destination, bytes);
+  if (std::string overrun = explain_dynamic_overrun(shared, destination, bytes, SharedMemory::kDynamicReach);
       !overrun.empty()) {
     return "the shared destination covers " + overrun;
   }

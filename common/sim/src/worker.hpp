@@ -185,6 +185,10 @@ struct SharedMemory {
   std::byte* static_begin = nullptr;  // the same, 4-byte aligned
   std::size_t static_bytes = 0;
   std::vector<std::uint32_t> word_epoch;
+  // Which __shared__ variable each word belongs to (1 + its index among the program's
+  // thread-local symbols; 0 for none), so that an access running from one array into the
+  // next is caught without a search.
+  std::vector<std::uint32_t> word_variable;
   std::uint32_t block_epoch = 1;
   static constexpr std::uint32_t kNeverPoisoned = 0xFFFFFFFFu;  // a built-in (threadIdx, ...)
   // A word of the thread-local block that no __shared__ variable covers: the
@@ -192,11 +196,16 @@ struct SharedMemory {
   // symbols; without them (a stripped build), every word counts as shared memory.
   static constexpr std::uint32_t kNotShared = 0xFFFFFFFEu;
 
-  // Dynamic shared memory, with guard bands of kDynamicGuardBytes on each side.
-  std::byte* dynamic_allocation = nullptr;
+  // Dynamic shared memory, with guard bands of kDynamicGuardBytes on each side, poisoned,
+  // and beyond them kDynamicReach bytes on each side that are mapped to nothing but
+  // reserved for it: an access there is an index into the dynamic shared memory gone out
+  // of it, certainly (nothing else can lie there), and is caught before it faults.
+  std::byte* dynamic_allocation = nullptr;  // the first guard band
   std::size_t dynamic_capacity = 0;  // bytes between the guards that are allocated
+  std::size_t dynamic_reserved = 0;  // the whole mapping, kDynamicReach before dynamic_allocation
   std::size_t dynamic_bytes = 0;     // bytes the launch asked for
   static constexpr std::size_t kDynamicGuardBytes = 1024;
+  static constexpr std::size_t kDynamicReach = std::size_t{1} << 20;
 
   std::byte* dynamic_begin() const { return dynamic_allocation + kDynamicGuardBytes; }
 
@@ -376,8 +385,9 @@ void check_copies_in_flight(std::size_t in_flight, const std::string& what, cons
 // block, found once per worker, and the poison-on-first-touch of each block.
 void locate_static_shared(SharedMemory& shared);
 void begin_block_shared(SharedMemory& shared, unsigned threads);
-// What an address of the thread-local block is.
-enum class StaticWord { shared, built_in, not_shared };
+// What an address of the thread-local block is. `straddles`: an access that starts in
+// one __shared__ array and ends in another.
+enum class StaticWord { shared, built_in, not_shared, straddles };
 // Marks [pointer, pointer + bytes) of static shared memory as defined in this block,
 // poisoning first what this block had not yet touched. Says what the first word is:
 // only `shared` words are shared memory; the built-in variables (threadIdx, ...) share
@@ -388,9 +398,18 @@ StaticWord touch_static_shared(SharedMemory& shared, const void* pointer, std::s
 // empty if it is.
 std::string explain_bad_destination(const Worker& worker, const void* destination,
                                     std::size_t bytes, const void* pc);
-// "the dynamic shared memory ..." for an address in its guard bands; empty otherwise.
-std::string explain_dynamic_overrun(const SharedMemory& shared, const void* pointer,
-                                    std::size_t bytes);
+// "the dynamic shared memory ..." for an address at most `reach` bytes outside it (its
+// guard bands by default; SharedMemory::kDynamicReach for any address of its reservation);
+// empty otherwise.
+std::string explain_dynamic_overrun(const SharedMemory& shared, const void* pointer, std::size_t bytes,
+                                    std::size_t reach = SharedMemory::kDynamicGuardBytes);
+// Gives the dynamic shared memory's mapping back.
+void release_dynamic_shared(SharedMemory& shared);
+// An access of static shared memory that does not lie inside one __shared__ array
+// (touch_static_shared said not_shared or straddles), in a learner's words, to follow
+// "a load of 16 bytes ": the arrays it touches, the offsets and their sizes.
+std::string explain_static_overrun(const SharedMemory& shared, const void* address, std::size_t bytes,
+                                   const void* pc);
 // Checks the dynamic buffer's guard bands at the end of a block; throws if written.
 void check_dynamic_guards(const SharedMemory& shared);
 // "smem_tile[130]" or "bytes [16, 32) of the dynamic shared memory": a shared address
@@ -403,12 +422,18 @@ std::string describe_shared_address(const SharedMemory& shared, const void* addr
 // The race check (race_check.cpp). A new barrier interval: what threads did before it
 // is ordered with what they do after.
 void begin_interval(SharedMemory& shared);
+// What the race check found: its explanation, and the kind of mistake (shared_race for a
+// read and a write of two threads, shared_write_overlap for two threads' writes).
+struct SharedConflict {
+  std::string message;
+  ErrorKind kind = ErrorKind::shared_race;
+};
 // Checks an access of `thread` to shared memory against the word histories and records
-// it: false, and `race` set to the explanation, when it races with another thread's. `landing`: the write
-// of a cp.async landing at its thread's wait, with a barrier between its issue and its
-// wait.
+// it: false, and `conflict` set, when it conflicts with another thread's. `landing`: the
+// write of a cp.async landing at its thread's wait, with a barrier between its issue and
+// its wait.
 bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_t bytes,
-                       bool write, const void* pc, std::string& race, bool landing = false);
+                       bool write, const void* pc, SharedConflict& conflict, bool landing = false);
 
 // Warp requests (requests.cpp): records one access of the running thread.
 inline void record_access(ThreadState& thread, std::uintptr_t address, std::size_t bytes,

@@ -82,3 +82,11 @@ wb_wrong_kernel(tail_missing_barrier
   FIND "  wb::cp_async_wait<0>();\n  __syncthreads();\n  //! [step 3 hole]"
   REPLACE "  wb::cp_async_wait<0>();\n  //! [step 3 hole]"
   EXPECT "step 3.*(race on shared memory|before their cp.async had landed).*barrier")
+
+# The column loop stepping by 1 instead of by the thread layout's 8 columns: threads
+# (r, 0) to (r, 7) all copy column 7's quad r. An index mistake, which a barrier would not
+# fix.
+wb_wrong_kernel(column_loop_stepping_by_one
+  FIND "  for (int col = thread_coord.col; col < kTileCols; col += thread_16_layout.cols) {\n    wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)]"
+  REPLACE "  for (int col = thread_coord.col; col < kTileCols; col += 1) {\n    wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)]"
+  EXPECT "step 1.*cp.async of 16 bytes: two threads write smem_tile\\[[0-9]+\\] \\(in 4-byte elements\\) between the same two barriers: thread \\([0-9]+,0,0\\) of block \\([0-9]+,[0-9]+,0\\) wrote it at [^ ]*vector.cu:[0-9]+, then thread \\([0-9]+,0,0\\) writes it at [^ ]*vector.cu:[0-9]+\\. One line computed the same index for both threads.*Likely cause: two threads wrote the same shared word between two barriers, so the indices they computed overlap")

@@ -1,6 +1,7 @@
 // The causes a grader names for a kernel that failed with an error (wb::ErrorKind), and
 // the texts of the causes that every chapter shares: one place for each, which a
-// chapter's grader extends with its own.
+// chapter's grader extends with its own. A kind that no step names gets the cause of
+// shared_causes(), if it has one.
 //
 //   const wb::grading::Causes kCommon = {{wb::ErrorKind::too_many_copies,
 //                                         wb::grading::loop_without_end_cause("kThreadRows")}};
@@ -21,6 +22,19 @@ using Causes = std::map<ErrorKind, std::string>;
 inline Causes causes_with(Causes common, const Causes& overrides) {
   for (const auto& [kind, cause] : overrides) common[kind] = cause;
   return common;
+}
+
+// The causes that read the same in every chapter, for the kinds a step does not name
+// itself (Step::cause_line falls back on them).
+inline const Causes& shared_causes() {
+  static const Causes causes = {
+      {ErrorKind::shared_write_overlap,
+       "two threads wrote the same shared word between two barriers, so the indices they "
+       "computed overlap: rows stepped by a wrong stride, a thread coordinate's row and column "
+       "exchanged, a bound one past the tile, or a loop stepping too little. Each word of a "
+       "tile needs exactly one writer; a __syncthreads() would not fix this."},
+  };
+  return causes;
 }
 
 // The likely cause of ErrorKind::barrier, the same in every chapter; `example` names a

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdlib>
+#include <initializer_list>
 #include <map>
 #include <string>
 
@@ -22,10 +23,14 @@ struct Step {
   // partial tiles and "a missing bounds check" in one with them).
   Causes causes = {};
 
-  // "Likely cause: ...\n" for a kernel error of this kind, or "" if the step has none.
+  // "Likely cause: ...\n" for a kernel error of this kind: the step's own, else the one
+  // every chapter shares (shared_causes()), else "".
   std::string cause_line(ErrorKind kind) const {
-    const auto found = causes.find(kind);
-    return found == causes.end() ? std::string() : "Likely cause: " + found->second + "\n";
+    for (const Causes* source : {&causes, &shared_causes()}) {
+      const auto found = source->find(kind);
+      if (found != source->end()) return "Likely cause: " + found->second + "\n";
+    }
+    return {};
   }
 
   // "Chapter 1, step 1 (copy the tile through shared memory)"

@@ -19,27 +19,36 @@ struct float3 {
   float x, y, z;
 };
 
-struct alignas(8) float2 {
-  float x, y;
-};
-struct alignas(16) float4 {
-  float x, y, z, w;
-};
-struct alignas(8) int2 {
-  int x, y;
-};
-struct alignas(16) int4 {
-  int x, y, z, w;
-};
-struct alignas(8) uint2 {
-  unsigned int x, y;
-};
-struct alignas(16) uint4 {
-  unsigned int x, y, z, w;
-};
-struct alignas(16) double2 {
-  double x, y;
-};
+// nvcc's 2- and 4-component types are aggregates, and a store of braces into one
+// (`*p = {a, b, c, d}`, `= float4{a, b, c, d}`) is one vector store in its PTX
+// (st.v4.f32). g++ would store an aggregate's braces field by field, four 4-byte accesses
+// that the simulator would count as such; with a constructor, the braces build a temporary
+// that is copied as one access of the type's width. Braces with fewer values set the rest
+// to zero, as an aggregate's do (`float4 v = {0}`); default construction stays trivial
+// (`float4 v;` is uninitialised, `float4 v{}` zero), and the types trivially copyable.
+#define WB_VECTOR_TYPE_2(name, element, alignment)                                                   \
+  struct alignas(alignment) name {                                                                   \
+    element x, y;                                                                                    \
+    name() = default;                                                                                \
+    constexpr __attribute__((always_inline)) name(element x_, element y_ = 0) : x(x_), y(y_) {}     \
+  }
+#define WB_VECTOR_TYPE_4(name, element)                                                              \
+  struct alignas(16) name {                                                                          \
+    element x, y, z, w;                                                                              \
+    name() = default;                                                                                \
+    constexpr __attribute__((always_inline)) name(element x_, element y_ = 0, element z_ = 0,       \
+                                                  element w_ = 0)                                    \
+        : x(x_), y(y_), z(z_), w(w_) {}                                                              \
+  }
+WB_VECTOR_TYPE_2(float2, float, 8);
+WB_VECTOR_TYPE_4(float4, float);
+WB_VECTOR_TYPE_2(int2, int, 8);
+WB_VECTOR_TYPE_4(int4, int);
+WB_VECTOR_TYPE_2(uint2, unsigned int, 8);
+WB_VECTOR_TYPE_4(uint4, unsigned int);
+WB_VECTOR_TYPE_2(double2, double, 16);
+#undef WB_VECTOR_TYPE_2
+#undef WB_VECTOR_TYPE_4
 
 // A launch's grid or block: components not given are 1.
 struct dim3 {

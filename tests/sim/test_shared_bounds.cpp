@@ -1,0 +1,111 @@
+// A shared index outside its array, on every path, is ErrorKind::shared_out_of_bounds
+// naming the array, the offset and its size (a cp.async's destination_not_shared, with the
+// same words): a read far before the start of the dynamic shared memory (checked before
+// it is made, so it cannot fault), a copy there, and a vector read that
+// runs past the end of a __shared__ array into whatever follows it (the next stage of a
+// buffer, where it would otherwise be judged as an access of that array).
+#include <string>
+
+#include "sim_test_support.hpp"
+
+namespace {
+
+using SimSharedBounds = sim_test::SimTest;
+using sim_test::contains;
+using sim_test::kernel_failure_of;
+using sim_test::KernelFailure;
+
+constexpr int kSpanFloats = 256;
+constexpr std::size_t kDynamicBytes = 2 * kSpanFloats * sizeof(float);  // two spans
+
+// The dynamic shared memory as two spans; the read is `offset` floats from the second's start.
+__global__ void read_around_a_dynamic_span(float* out, int offset) {
+  WB_DYNAMIC_SHARED(float, smem_buffer);
+  const float* smem_second_span = smem_buffer + kSpanFloats;  // (256)
+  smem_buffer[threadIdx.x] = 1.0f;
+  __syncthreads();
+  out[threadIdx.x] = smem_second_span[offset];
+}
+
+// A 16-byte copy into the second span, `offset` floats from its start.
+__global__ void copy_around_a_dynamic_span(const float* in, int offset) {
+  WB_DYNAMIC_SHARED(float, smem_buffer);
+  wb::cp_async_ca<16>(smem_buffer + kSpanFloats + offset, in);
+  wb::cp_async_wait_all();
+}
+
+// Two stages of a buffer; a float4 read at stage 0's element `first` (4: its last two
+// floats and the 8 bytes after its end). Declared in this order, g++ puts smem_stage1 right
+// after smem_stage0, so the read runs into the next stage, where it used to pass unseen as
+// a read of that stage; the test accepts padding there too.
+__global__ void float4_read_past_a_stage(float* out, int first) {
+  __shared__ float smem_stage1[6];
+  __shared__ __align__(16) float smem_stage0[6];
+  if (threadIdx.x < 6) {
+    smem_stage0[threadIdx.x] = 1.0f;
+    smem_stage1[threadIdx.x] = 2.0f;
+  }
+  __syncthreads();
+  const float4 quad = *reinterpret_cast<const float4*>(&smem_stage0[first]);
+  out[threadIdx.x] = quad.x + quad.y + quad.z + quad.w;
+}
+
+TEST_F(SimSharedBounds, AReadFarBeforeTheDynamicSharedMemoryNamesItsOffsetAndSize) {
+  wb::DeviceBuffer<float> out(32);
+  // 16 KiB before the start, past the guard band; then 512 KiB before, where the worker's
+  // heap may end (a read there faulted before it was checked).
+  for (const int offset : {-kSpanFloats - 4096, -kSpanFloats - (1 << 17)}) {
+    SCOPED_TRACE("offset " + std::to_string(offset));
+    const KernelFailure failure = kernel_failure_of([&] {
+      wb::launch(read_around_a_dynamic_span, dim3(1), dim3(32), kDynamicBytes, out.data(), offset);
+    });
+    EXPECT_EQ(failure.kind, wb::ErrorKind::shared_out_of_bounds);
+    const long long byte = 4LL * (kSpanFloats + offset);
+    EXPECT_TRUE(contains(failure.message, "test_shared_bounds.cpp:27: block \\(0,0,0\\), thread \\(0,0,0\\): "
+                                          "a load of 4 bytes covers bytes \\[" + std::to_string(byte) + ", " +
+                                              std::to_string(byte + 4) +
+                                              "\\) of the dynamic shared memory \\(2048 bytes, as "
+                                              "launched\\): before its start"))
+        << failure.message;
+  }
+}
+
+TEST_F(SimSharedBounds, AReadPastTheEndOfTheDynamicSharedMemoryBeyondItsGuardIsCaught) {
+  wb::DeviceBuffer<float> out(32);
+  const KernelFailure failure = kernel_failure_of([&] {
+    wb::launch(read_around_a_dynamic_span, dim3(1), dim3(32), kDynamicBytes, out.data(), 4 * kSpanFloats);
+  });
+  EXPECT_EQ(failure.kind, wb::ErrorKind::shared_out_of_bounds);
+  EXPECT_TRUE(contains(failure.message, "a load of 4 bytes covers bytes \\[5120, 5124\\) of the dynamic shared "
+                                        "memory \\(2048 bytes, as launched\\): past its end"))
+      << failure.message;
+}
+
+TEST_F(SimSharedBounds, ACopyFarBeforeTheDynamicSharedMemoryNamesItsOffsetAndSize) {
+  wb::DeviceBuffer<float> in(4);
+  in.poison();
+  const KernelFailure failure = kernel_failure_of([&] {
+    wb::launch(copy_around_a_dynamic_span, dim3(1), dim3(1), kDynamicBytes, in.data(), -kSpanFloats - 4096);
+  });
+  EXPECT_EQ(failure.kind, wb::ErrorKind::destination_not_shared);
+  EXPECT_TRUE(contains(failure.message, "the shared destination covers bytes \\[-16384, -16368\\) of the dynamic "
+                                        "shared memory \\(2048 bytes, as launched\\): before its start"))
+      << failure.message;
+}
+
+TEST_F(SimSharedBounds, AVectorReadPastTheEndOfAStageNamesTheArrayAndItsSize) {
+  wb::DeviceBuffer<float> out(32);
+  const KernelFailure failure =
+      kernel_failure_of([&] { wb::launch(float4_read_past_a_stage, dim3(1), dim3(32), 0, out.data(), 4); });
+  EXPECT_EQ(failure.kind, wb::ErrorKind::shared_out_of_bounds);
+  // Whatever the linker put after smem_stage0: padding, or smem_stage1.
+  EXPECT_TRUE(contains(failure.message,
+                       "test_shared_bounds.cpp:49: block \\(0,0,0\\), thread \\(0,0,0\\): a load of 16 bytes "
+                       "(at bytes \\[16, 32\\) of the __shared__ array smem_stage0, which has 24 bytes: past its "
+                       "end|covers the end of one array and the start of the next: bytes \\[16, 24\\) of the "
+                       "__shared__ array smem_stage0, which has 24 bytes, and bytes \\[0, 8\\) of the __shared__ "
+                       "array smem_stage1, which has 24 bytes)"))
+      << failure.message;
+}
+
+}  // namespace
