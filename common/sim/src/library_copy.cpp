@@ -233,8 +233,8 @@ void copy_synchronously(ThreadState& thread, std::byte* dst, const std::byte* sr
     kernel_fail(file, line, what + bad.message, bad.kind);
   }
   if (worker.shared.in_static(dst)) touch_static_shared(worker.shared, dst, bytes);
-  if (std::string race; !check_shared_race(thread, dst, bytes, true, pc, race)) {
-    kernel_fail(file, line, what + race, ErrorKind::shared_race);
+  if (SharedConflict conflict; !check_shared_race(thread, dst, bytes, true, pc, conflict)) {
+    kernel_fail(file, line, what + conflict.message, conflict.kind);
   }
   record_access(thread, reinterpret_cast<std::uintptr_t>(src), bytes, AccessKind::global_load, pc);
   record_access(thread, reinterpret_cast<std::uintptr_t>(dst), bytes, AccessKind::shared_store, pc);
