@@ -57,8 +57,8 @@ __global__ void two_lines_one_element(float* out) {
 __global__ void overlapping_group_copies(const float* in, float* out) {
   __shared__ __align__(16) float smem_values[2 * kThreads];
   cg::thread_block block = cg::this_thread_block();
-  cg::memcpy_async(block, smem_values, in, sizeof(float) * (kThreads + 4));
-  cg::memcpy_async(block, smem_values + kThreads, in + kThreads, sizeof(float) * kThreads);
+  cg::memcpy_async(block, smem_values, in, cuda::aligned_size_t<16>(sizeof(float) * (kThreads + 4)));
+  cg::memcpy_async(block, smem_values + kThreads, in + kThreads, cuda::aligned_size_t<16>(sizeof(float) * kThreads));
   cg::wait(block);
   out[threadIdx.x] = smem_values[threadIdx.x];
 }
