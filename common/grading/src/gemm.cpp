@@ -35,10 +35,14 @@ std::string error_text(double error) {
 // and the simulator grades the same step with the causes).
 constexpr double kModelledMacs = 1 << 24;
 
+#if WB_BACKEND_SIM
+std::string likely_cause(const GemmCheck& check, const GemmRun& run, const std::vector<float>& c,
+                         const sim::LaunchStats& stats) {
+#else
 std::string likely_cause(const GemmCheck& check, const GemmRun& run, const std::vector<float>& c) {
+#endif
   Diagnosis diagnosis([&c](const std::vector<double>& model) { return relative_error(c, model) <= kGemmTolerance; });
 #if WB_BACKEND_SIM
-  const sim::LaunchStats& stats = sim::last_launch_stats();
   if (check.uses_cp_async) {
     diagnosis.finding([&] {
       return no_copy_issued(stats, "is the TODO still empty, or are the tiles loaded with plain assignments?");
@@ -131,7 +135,11 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
   if (error > kGemmTolerance) {
     CompareOptions options;
     const GemmRun run{a, b, reference, check.shape, check.tile_m, check.tile_n, check.tile_k};
+#if WB_BACKEND_SIM
+    options.known_cause = likely_cause(check, run, c, stats);
+#else
     options.known_cause = likely_cause(check, run, c);
+#endif
     double norm = 0.0;
     for (double value : reference) norm += value * value;
     // An element is listed when it is off by more than the tolerance times the typical

@@ -43,6 +43,9 @@ class Diagnosis {
   using Reproduces = std::function<bool(const std::vector<double>& model_output)>;
 
   explicit Diagnosis(Reproduces reproduces = {}) : reproduces_(std::move(reproduces)) {}
+  // The models' hypotheses call this object's `reproduces`: it stays where it was built.
+  Diagnosis(const Diagnosis&) = delete;
+  Diagnosis& operator=(const Diagnosis&) = delete;
 
   // Hypotheses are tried in the order they are added; none is evaluated past the first
   // that fits.
