@@ -27,8 +27,9 @@ using wb::grading::Step;
 const wb::grading::Causes kCommonCauses = {
     {wb::ErrorKind::destination_not_shared,
      "the shared index of a cp.async lies outside smem_tile (2048 floats, 128x16 in "
-     "smem_layout): is the row or the column of the shared element computed from the "
-     "global one?"},
+     "smem_layout), so the row or the column of the shared element leaves the tile: a loop "
+     "bound past the tile's last row or column, or a coordinate counted from the array "
+     "rather than the tile."},
     {wb::ErrorKind::too_many_copies, wb::grading::loop_without_end_cause("kThreadRows")},
     {wb::ErrorKind::shared_race,
      "a thread reads elements of smem_tile that other threads copied. A wait makes a "

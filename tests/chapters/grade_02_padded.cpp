@@ -39,8 +39,10 @@ const char* const kFile = "chapters/02_padded/padded.cu";
 wb::grading::Causes common_causes() {
   return {
       {wb::ErrorKind::destination_not_shared,
-       "the shared index of a cp.async lies outside smem_tile: is the shared offset computed "
-       "with the global layout, or from the global row and column?"},
+       "the shared index of a cp.async lies outside smem_tile, so the row or the column of "
+       "the shared element leaves the tile: a loop bound past the tile's last row or column, "
+       "the global layout used for the shared offset, or a coordinate counted from the array "
+       "rather than the tile."},
       {wb::ErrorKind::too_many_copies, wb::grading::loop_without_end_cause("kThreadRows")},
       {wb::ErrorKind::misaligned,
        "wb::cp_async copies sizeof(float) = 4 bytes: both addresses must be multiples of 4; "

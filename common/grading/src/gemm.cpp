@@ -8,6 +8,7 @@
 #include "wb/grading/compare.hpp"
 #include "wb/grading/diagnosis/diagnosis.hpp"
 #include "wb/grading/diagnosis/gemm_models.hpp"
+#include "wb/grading/diagnosis/faults.hpp"
 #include "wb/grading/diagnosis/footprint.hpp"
 #include "wb/grading/guarded_buffer.hpp"
 #include "wb/grading/random.hpp"
@@ -118,7 +119,20 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
   gmem_b.upload(b);
   GuardedBuffer<float> gmem_c(size_of(m, n));
 
-  if (!run_kernel([&] { check.run(gmem_a.data(), gmem_b.data(), gmem_c.data()); }, where, step)) return;
+  // A fault is tested against a tile's origin counted twice: block (x, y) reads rows
+  // tile_m * x of A and tile_n * y of B, across every k.
+  const auto explain_fault = [&](const Error& error) -> std::string {
+    if (!error.fault() || error.kind() == ErrorKind::misaligned) return "";
+    const FaultedArray operands[] = {{gmem_a.data(), {m, k, check.tile_m, k}, false, "A", true},
+                                     {gmem_b.data(), {n, k, check.tile_n, k}, true, "B", true}};
+    for (const FaultedArray& operand : operands) {
+      if (std::string cause = origin_counted_twice(*error.fault(), operand); !cause.empty()) return cause;
+    }
+    return "";
+  };
+  if (!run_kernel([&] { check.run(gmem_a.data(), gmem_b.data(), gmem_c.data()); }, where, step, "", explain_fault)) {
+    return;
+  }
 #if WB_BACKEND_SIM
   const sim::LaunchStats stats = sim::last_launch_stats();
   const std::string note = simulator_notes(stats);

@@ -37,17 +37,25 @@ void check_movement(const MovementCheck& check, const std::string& configuration
   gmem_in.upload(input);
   GuardedBuffer<float> gmem_out(out_count);
 
-  // A fault is tested against the index mistakes that reach past an array's end.
+  // A fault is tested against the index mistakes that reach past an array's end, and
+  // against the causes it rules out (a bound of a partial tile, where the tile is whole).
   const auto explain_fault = [&](const Error& error) -> std::string {
     if (!error.fault()) return "";
-    const bool transposed = check.output.rows != check.input.rows || check.output.tile_rows != check.input.tile_rows;
-    if (std::string cause = origin_counted_twice(*error.fault(), gmem_in.data(), check.input.rows,
-                                                 check.input.tile_rows, check.input.tile_cols, false, "the input");
-        !cause.empty()) {
+    const Fault& fault = *error.fault();
+    if (std::string cause = copy_wider_than_the_step(fault, error.kind(), check.copy_bytes); !cause.empty()) {
       return cause;
     }
-    return origin_counted_twice(*error.fault(), gmem_out.data(), check.output.rows, check.output.tile_rows,
-                                check.output.tile_cols, transposed, "the output");
+    if (error.kind() == ErrorKind::misaligned) return "";
+    const bool transposed = check.output.rows != check.input.rows || check.output.tile_rows != check.input.tile_rows;
+    const FaultedArray arrays[] = {{gmem_in.data(), check.input, false, "the input"},
+                                   {gmem_out.data(), check.output, transposed, "the output"}};
+    for (const FaultedArray& array : arrays) {
+      if (std::string cause = origin_counted_twice(fault, array); !cause.empty()) return cause;
+    }
+    for (const FaultedArray& array : arrays) {
+      if (std::string cause = index_leaves_a_whole_tile(fault, array); !cause.empty()) return cause;
+    }
+    return "";
   };
   if (!run_kernel([&] { check.run(gmem_in.data(), gmem_out.data()); }, where, step, "", explain_fault)) return;
 #if WB_BACKEND_SIM

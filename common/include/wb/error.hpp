@@ -39,6 +39,7 @@ struct Fault {
   std::array<unsigned, 3> thread{};  ///< its threadIdx
   const void* address = nullptr;     ///< the first byte accessed
   bool write = false;                ///< a store (or a copy's destination), not a load
+  unsigned bytes = 0;                ///< the access's width (0: not recorded)
 };
 
 /// A CUDA call that failed, a bad launch configuration, or (in the simulator) a kernel

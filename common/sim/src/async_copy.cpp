@@ -80,7 +80,7 @@ PendingCopy issue_copy(ThreadState& thread, void* shared_dst, const void* global
   const auto dst_address = reinterpret_cast<std::uintptr_t>(shared_dst);
   const auto src_address = reinterpret_cast<std::uintptr_t>(global_src);
   if (dst_address % copy_size != 0) {
-    kernel_fail(file, line,
+    kernel_fail_access(file, line,
                 what + "misaligned address: the shared destination " + hex(shared_dst) + " is not " +
                     std::to_string(copy_bytes) + "-byte aligned (address % " + std::to_string(copy_bytes) +
                     " == " + std::to_string(dst_address % copy_size) + "; it is " +
@@ -91,12 +91,12 @@ PendingCopy issue_copy(ThreadState& thread, void* shared_dst, const void* global
                     "at a multiple of " + std::to_string(copy_bytes) +
                     " bytes, so the padding must be a multiple of " + std::to_string(copy_bytes / 4) +
                     " floats",
-                ErrorKind::misaligned);
+                ErrorKind::misaligned, shared_dst, true, static_cast<unsigned>(copy_bytes));
   }
   if (src_bytes > 0 && src_address % copy_size != 0) {
     const Allocation* source = worker.job->allocations.around(global_src, 0);
     const auto offset = source == nullptr ? 0 : static_cast<const std::byte*>(global_src) - source->begin;
-    kernel_fail(file, line,
+    kernel_fail_access(file, line,
                 what + "misaligned address: the global source " + hex(global_src) + " is not " +
                     std::to_string(copy_bytes) + "-byte aligned (address % " + std::to_string(copy_bytes) +
                     " == " + std::to_string(src_address % copy_size) +
@@ -105,7 +105,7 @@ PendingCopy issue_copy(ThreadState& thread, void* shared_dst, const void* global
                                              std::to_string(offset / 4) + ", of its device allocation") +
                     "): a vector's first element must lie a multiple of " + std::to_string(copy_bytes / 4) +
                     " floats from an aligned start",
-                ErrorKind::misaligned);
+                ErrorKind::misaligned, global_src, false, static_cast<unsigned>(copy_bytes));
   }
   if (src_bytes > 0) {
     // A copy that reads anything addresses all of its copy size: a source size below it
@@ -201,7 +201,9 @@ void cp_async_wait(int pending_groups, const char* file, int line) {
         "waits with cp.async copies issued but not committed (wait_group only waits for "
         "committed groups: is a cp_async_commit missing before the wait?)"]++;
   }
-  if (queue.pending_groups() > 0 &&
+  // Only a wait that leaves copies in flight: one on empty groups alone (a thread with
+  // nothing to copy in an edge tile) waited for nothing because nothing was there.
+  if (queue.not_performed() > 0 && queue.pending_groups() > 0 &&
       queue.pending_groups() <= static_cast<std::size_t>(pending_groups)) {
     stats.warnings[
         "waits that waited for nothing: cp_async_wait<N> lets the newest N groups stay in "

@@ -302,7 +302,8 @@ class BlockRunner {
       worker_.stats.copies_never_waited += pending;
       worker_.stats.warnings[
           "threads ended with cp.async copies never waited for (their data never "
-          "landed in shared memory: is a cp_async_wait missing?)"] += threads_with_pending;
+          "landed in shared memory: a cp_async_wait missing after them, or copies issued "
+          "that no later read needed?)"] += threads_with_pending;
     }
     check_dynamic_guards(worker_.shared);
     finish_block_footprints(worker_, block_linear_);
@@ -523,11 +524,12 @@ void kernel_fail(const char* file, int line, const std::string& what, ErrorKind 
 }
 
 void kernel_fail_access(const char* file, int line, const std::string& what, ErrorKind kind, const void* address,
-                        bool write) {
+                        bool write, unsigned bytes) {
   try {
     kernel_fail(file, line, what, kind);
   } catch (KernelError& error) {
-    error.set_fault({{blockIdx.x, blockIdx.y, blockIdx.z}, {threadIdx.x, threadIdx.y, threadIdx.z}, address, write});
+    error.set_fault(
+        {{blockIdx.x, blockIdx.y, blockIdx.z}, {threadIdx.x, threadIdx.y, threadIdx.z}, address, write, bytes});
     throw;
   }
 }

@@ -326,7 +326,7 @@ inline ThreadState* current_thread() { return running_thread; }
                               ErrorKind kind = ErrorKind::other);
 // The same for an access that faulted: the error also carries its address (wb::Fault).
 [[noreturn]] void kernel_fail_access(const char* file, int line, const std::string& what, ErrorKind kind,
-                                     const void* address, bool write);
+                                     const void* address, bool write, unsigned bytes = 0);
 // The same, with the place given as text ("copy.cu:53", from a code address).
 [[noreturn]] void kernel_fail_at(const std::string& place, const std::string& what,
                                  ErrorKind kind);

@@ -1,31 +1,117 @@
 #include "wb/grading/diagnosis/faults.hpp"
 
 #include <cstdint>
+#include <optional>
 
 namespace wb::grading {
 
-std::string origin_counted_twice(const Fault& fault, const void* begin, int rows, int tile_rows, int tile_cols,
-                                 bool grid_transposed, const std::string& array) {
+namespace {
+
+std::string pair_text(long long row, long long col) {
+  return "(" + std::to_string(row) + ", " + std::to_string(col) + ")";
+}
+
+// The faulting element's (row, col) in `array`, counted on past its end (a column past
+// the last; in an array of one column, rows past the last), or nothing where the fault
+// lies before the array.
+struct Element {
+  long long row;
+  long long col;
+};
+std::optional<Element> element_of(const Fault& fault, const FaultedArray& array) {
   const auto address = reinterpret_cast<std::uintptr_t>(fault.address);
-  const auto base = reinterpret_cast<std::uintptr_t>(begin);
-  if (address < base || rows <= 0) return "";
-  const std::uintptr_t element = (address - base) / sizeof(float);
-  const long long row = static_cast<long long>(element % static_cast<std::uintptr_t>(rows));
-  const long long col = static_cast<long long>(element / static_cast<std::uintptr_t>(rows));
-  const unsigned tile_x = grid_transposed ? fault.block[1] : fault.block[0];
-  const unsigned tile_y = grid_transposed ? fault.block[0] : fault.block[1];
-  const long long origin_row = static_cast<long long>(tile_x) * tile_rows;
-  const long long origin_col = static_cast<long long>(tile_y) * tile_cols;
-  if (origin_row == 0 && origin_col == 0) return "";
-  const long long local_row = row - 2 * origin_row, local_col = col - 2 * origin_col;
-  if (local_row < 0 || local_row >= tile_rows || local_col < 0 || local_col >= tile_cols) return "";
-  const auto pair = [](long long r, long long c) { return "(" + std::to_string(r) + ", " + std::to_string(c) + ")"; };
-  return "the tile's origin is counted twice: block " + pair(fault.block[0], fault.block[1]) + "'s tile of " +
-         array + " starts at " + pair(origin_row, origin_col) + ", and its thread " +
-         pair(fault.thread[0], fault.thread[1]) + " " + (fault.write ? "wrote" : "read") + " element " +
-         pair(row, col) + " = twice that origin + " + pair(local_row, local_col) +
-         ". An index that already counts from the tile's first element (a pointer to the tile) was given "
-         "the global row and column too: index the tile with its own (row, col), or the array with global ones.";
+  const auto base = reinterpret_cast<std::uintptr_t>(array.begin);
+  const int rows = array.shape.rows;
+  if (address < base || rows <= 0) return std::nullopt;
+  const auto element = static_cast<long long>((address - base) / sizeof(float));
+  if (array.shape.cols == 1) return Element{element, 0};
+  return Element{element % rows, element / rows};
+}
+
+// The origin of the faulting block's tile.
+Element tile_origin(const Fault& fault, const FaultedArray& array) {
+  const unsigned tile_x = array.grid_transposed ? fault.block[1] : fault.block[0];
+  const unsigned tile_y = array.grid_transposed ? fault.block[0] : fault.block[1];
+  if (array.rows_only) return {static_cast<long long>(tile_x) * array.shape.tile_rows, 0};
+  return {static_cast<long long>(tile_x) * array.shape.tile_rows, static_cast<long long>(tile_y) * array.shape.tile_cols};
+}
+
+// The faulting element's offset in floats from the array's start (negative before it).
+long long offset_of(const Fault& fault, const FaultedArray& array) {
+  const auto address = reinterpret_cast<std::intptr_t>(fault.address);
+  const auto base = reinterpret_cast<std::intptr_t>(array.begin);
+  return static_cast<long long>((address - base) / static_cast<std::intptr_t>(sizeof(float)));
+}
+
+}  // namespace
+
+std::string origin_counted_twice(const Fault& fault, const FaultedArray& array) {
+  const std::optional<Element> element = element_of(fault, array);
+  if (!element) return "";
+  const Element origin = tile_origin(fault, array);
+  // Offsets, not coordinates: twice a row origin may run past a column's end into the
+  // next column, as the index does. Both coordinates of the origin counted twice, or one.
+  const long long rows = array.shape.rows;
+  const long long tile_cols = array.rows_only ? array.shape.cols : array.shape.tile_cols;
+  struct Twice {
+    bool row;
+    bool col;
+    const char* what;
+  };
+  for (const Twice twice : {Twice{true, true, "origin"}, Twice{true, false, "row origin"},
+                            Twice{false, true, "column origin"}}) {
+    const long long extra_row = twice.row ? origin.row : 0, extra_col = twice.col ? origin.col : 0;
+    // The whole origin where either coordinate is not 0 (one of 0 counts the same either
+    // way); one coordinate only where that one is not 0.
+    if (twice.row && twice.col ? origin.row == 0 && origin.col == 0
+                               : (twice.row && origin.row == 0) || (twice.col && origin.col == 0)) {
+      continue;
+    }
+    const long long local = offset_of(fault, array) - (origin.row + extra_row + (origin.col + extra_col) * rows);
+    if (local < 0) continue;
+    const long long local_row = local % rows, local_col = local / rows;
+    if (local_row >= array.shape.tile_rows || local_col >= tile_cols) continue;
+    const std::string twice_what = std::string(twice.what);
+    return "the tile's " + twice_what + " is counted twice: block " + pair_text(fault.block[0], fault.block[1]) +
+           "'s tile of " + array.name + " starts at " + pair_text(origin.row, origin.col) + ", and its thread " +
+           pair_text(fault.thread[0], fault.thread[1]) + " " + (fault.write ? "wrote" : "read") + " element " +
+           pair_text(element->row, element->col) + " = (element " + pair_text(local_row, local_col) +
+           " of the tile) + that origin + its " + twice_what + " again. An index that already counts from the "
+           "tile's first element (a pointer to the tile) was given the global " +
+           (twice.row && twice.col ? "row and column" : twice.row ? "row" : "column") +
+           " too: index the tile with its own (row, col), or the array with global ones.";
+  }
+  return "";
+}
+
+std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& array) {
+  const std::optional<Element> element = element_of(fault, array);
+  if (!element) return "";
+  const ArrayShape& shape = array.shape;
+  // Only a fault within reach of this array: up to one array's length past its end.
+  const long long size = static_cast<long long>(shape.rows) * shape.cols;
+  if (element->row + element->col * shape.rows >= 2 * size) return "";
+  const Element origin = tile_origin(fault, array);
+  const bool whole = origin.row + shape.tile_rows <= shape.rows &&
+                     (array.rows_only || origin.col + shape.tile_cols <= shape.cols);
+  if (!whole) return "";
+  return "block " + pair_text(fault.block[0], fault.block[1]) + "'s tile of " + array.name + ", rows " +
+         std::to_string(origin.row) + " to " + std::to_string(origin.row + shape.tile_rows - 1) + " and columns " +
+         std::to_string(origin.col) + " to " + std::to_string(origin.col + shape.tile_cols - 1) +
+         ", lies wholly inside the array, so no bound of a partial tile is at fault: its thread " +
+         pair_text(fault.thread[0], fault.thread[1]) + " " + (fault.write ? "wrote" : "read") + " element " +
+         pair_text(element->row, element->col) + ", outside its tile. The index of that " +
+         (fault.write ? "store" : "read") +
+         " is computed wrongly for an element inside the tile: check each term of its row and column (the "
+         "leading dimension, a stride, a coordinate taken twice or exchanged).";
+}
+
+std::string copy_wider_than_the_step(const Fault& fault, ErrorKind kind, unsigned step_bytes) {
+  if (kind != ErrorKind::misaligned || fault.bytes == 0 || step_bytes == 0 || fault.bytes <= step_bytes) return "";
+  return "a cp.async of " + std::to_string(fault.bytes) + " bytes where each copy of this step moves one float, " +
+         std::to_string(step_bytes) + " bytes: wb::cp_async (or wb::cp_async_ca<4>) copies a float; "
+         "wb::cp_async_cg always copies 16 bytes and wb::cp_async_ca<N> copies N, which also need addresses "
+         "at multiples of N.";
 }
 
 }  // namespace wb::grading

@@ -17,20 +17,37 @@ bool all_fit(const std::vector<Misplaced>& misplaced, const std::function<bool(c
 std::string pair_text(int row, int col) { return "(" + std::to_string(row) + ", " + std::to_string(col) + ")"; }
 
 // A leading dimension other than `rows` under which every element's `offset` is
-// row + col * ld, among those a learner could have used; 0 if none fits.
+// row + col * ld, among those a learner could have used; 0 if none fits. `origin` gives
+// the offset and the (row, col) that the element's tile starts at: a tile's index counts
+// from there (a pointer to the tile), a whole array's from (0, 0).
+struct Origin {
+  long long offset;
+  int row;
+  int col;
+};
 int other_leading_dimension(const std::vector<Misplaced>& misplaced, int rows, const std::set<int>& candidates,
                             const std::function<long long(const Misplaced&)>& offset,
-                            const std::function<std::pair<int, int>(const Misplaced&)>& position) {
+                            const std::function<std::pair<int, int>(const Misplaced&)>& position,
+                            const std::function<Origin(const Misplaced&)>& origin) {
   for (int ld : candidates) {
     if (ld == rows || ld <= 0) continue;
     if (all_fit(misplaced, [&](const Misplaced& m) {
           const auto [row, col] = position(m);
-          return row >= 0 && offset(m) == linear(row, col, ld);
+          const Origin start = origin(m);
+          return row >= 0 && offset(m) - start.offset == linear(row - start.row, col - start.col, ld);
         })) {
       return ld;
     }
   }
   return 0;
+}
+
+// Where the tile of element (row, col) of `shape` starts, or (0, 0) for `whole_array`.
+Origin tile_origin(int row, int col, const ArrayShape& shape, bool whole_array) {
+  if (whole_array) return {0, 0, 0};
+  const int origin_row = row / shape.tile_rows * shape.tile_rows;
+  const int origin_col = col / shape.tile_cols * shape.tile_cols;
+  return {linear(origin_row, origin_col, shape.rows), origin_row, origin_col};
 }
 
 }  // namespace
@@ -63,34 +80,65 @@ std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const Ar
            ". The tile's origin is counted twice where the output is written: an index that already counts from "
            "the tile's first element (a pointer to the tile) was given the global row and column too.";
   }
-  const std::set<int> leading_dimensions = {input.rows, input.cols, output.rows, output.cols,
-                                            input.tile_rows, input.tile_cols, output.tile_rows, output.tile_cols};
+  // The leading dimensions a learner could have taken instead: another array's or tile's,
+  // and a padded tile's (a shared layout's stride).
+  std::set<int> leading_dimensions = {input.rows, input.cols, output.rows, output.cols,
+                                      input.tile_rows, input.tile_cols, output.tile_rows, output.tile_cols};
+  for (const int padding : {1, 2, 4}) {
+    leading_dimensions.insert(input.tile_rows + padding);
+    leading_dimensions.insert(output.tile_rows + padding);
+  }
+  // A leading dimension, tried on the whole array's index and on a tile's (an index that
+  // counts from a pointer to the tile).
+  const auto leading_dimension = [&](int rows, const std::function<long long(const Misplaced&)>& offset,
+                                     const std::function<std::pair<int, int>(const Misplaced&)>& position,
+                                     const ArrayShape& shape) {
+    for (const bool whole_array : {true, false}) {
+      const int ld = other_leading_dimension(misplaced, rows, leading_dimensions, offset, position,
+                                             [&](const Misplaced& m) {
+                                               const auto [row, col] = position(m);
+                                               return tile_origin(row, col, shape, whole_array);
+                                             });
+      if (ld > 0) return ld;
+    }
+    return 0;
+  };
   if (meant_known) {
-    const int ld = other_leading_dimension(
-        misplaced, output.rows, leading_dimensions, [&](const Misplaced& m) { return linear(m.row, m.col, output.rows); },
-        [](const Misplaced& m) { return std::make_pair(m.meant_row, m.meant_col); });
+    const int ld = leading_dimension(
+        output.rows, [&](const Misplaced& m) { return linear(m.row, m.col, output.rows); },
+        [](const Misplaced& m) { return std::make_pair(m.meant_row, m.meant_col); }, output);
     if (ld > 0) {
       return "the output was stored with a leading dimension of " + std::to_string(ld) + ": element (row, col) of "
              "the output is at row + col * " + std::to_string(output.rows) + " (the output has " +
              std::to_string(output.rows) + " rows), and the value meant for " +
-             pair_text(first.meant_row, first.meant_col) + " went to offset " +
-             std::to_string(linear(first.meant_row, first.meant_col, ld)) + " = " +
-             std::to_string(first.meant_row) + " + " + std::to_string(first.meant_col) + " * " +
-             std::to_string(ld) + ". Is another array's leading dimension (or a tile's) used for the output?";
+             pair_text(first.meant_row, first.meant_col) + " was stored " + std::to_string(ld) +
+             " floats a column instead. Is another array's leading dimension (or a tile's) used for the output?";
+    }
+    // Row and column exchanged where the output is written: the value meant for (row, col)
+    // of its tile went to (col, row) of that tile.
+    if (all_fit(misplaced, [&](const Misplaced& m) {
+          const Origin start = tile_origin(m.meant_row, m.meant_col, output, false);
+          return m.row - start.row == m.meant_col - start.col && m.col - start.col == m.meant_row - start.row &&
+                 m.meant_row != m.meant_col;
+        })) {
+      return "each wrong element holds the value meant for the element of its tile with row and column exchanged: "
+             "the value meant for " + pair_text(first.meant_row, first.meant_col) + " is at " +
+             pair_text(first.row, first.col) + ". The store's index takes (col, row) where it means (row, col), "
+             "or the other way round.";
     }
   }
   if (sources_known) {
-    const int ld = other_leading_dimension(
-        misplaced, input.rows, leading_dimensions,
-        [&](const Misplaced& m) { return linear(m.source_row, m.source_col, input.rows); },
-        [](const Misplaced& m) { return std::make_pair(m.expected_source_row, m.expected_source_col); });
+    const int ld = leading_dimension(
+        input.rows, [&](const Misplaced& m) { return linear(m.source_row, m.source_col, input.rows); },
+        [](const Misplaced& m) { return std::make_pair(m.expected_source_row, m.expected_source_col); }, input);
     if (ld > 0) {
       return "the input was read with a leading dimension of " + std::to_string(ld) + ": element (row, col) of "
              "the input is at row + col * " + std::to_string(input.rows) + " (the input has " +
-             std::to_string(input.rows) + " rows), and " + pair_text(first.row, first.col) +
-             " took the element at offset " + std::to_string(linear(first.source_row, first.source_col, input.rows)) +
-             " = " + std::to_string(first.expected_source_row) + " + " + std::to_string(first.expected_source_col) +
-             " * " + std::to_string(ld) + ". Is another array's leading dimension (or a tile's) used for the input?";
+             std::to_string(input.rows) + " rows), and " + pair_text(first.row, first.col) + " took the input's " +
+             pair_text(first.source_row, first.source_col) + ", where " +
+             pair_text(first.expected_source_row, first.expected_source_col) + " would be with " +
+             std::to_string(ld) + " floats a column. Is another array's leading dimension (or a tile's) used "
+             "for the input?";
     }
     const int row_shift = first.source_row - first.expected_source_row;
     const int col_shift = first.source_col - first.expected_source_col;

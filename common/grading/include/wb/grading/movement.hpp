@@ -30,6 +30,9 @@ struct MovementCheck {
   // Whether the step loads through cp.async: if it issued none at all, the report says so
   // instead of reading the poison left in shared memory as a missing barrier.
   bool uses_cp_async = true;
+  // The bytes each of the step's asynchronous copies moves (one float: 4), so that a wider
+  // copy is named as such; 0 where the step copies several widths.
+  unsigned copy_bytes = 4;
   // The step's own reading of a wrong output (which elements are wrong says which part of
   // the kernel is): a likely cause, or "" to leave it to the general ones.
   std::function<std::string(const std::vector<float>& output, const std::vector<float>& input)> explain;

@@ -1,19 +1,38 @@
 // Hypotheses tested against a fault the simulator caught (wb::Fault: the faulting
-// block, thread and address): which index mistake takes that block to that element.
+// block, thread, address and width): which index mistake takes that block to that
+// element, and which causes the fault rules out.
 #pragma once
 
 #include <string>
 
 #include "wb/error.hpp"
+#include "wb/grading/compare.hpp"  // ArrayShape
 
 namespace wb::grading {
 
-// A column-major array of `rows` rows starting at `begin`, cut into tile_rows x
-// tile_cols tiles, block (x, y) owning tile (x, y) (or tile (y, x) where `grid_transposed`:
-// a transpose's output). The cause when the fault lies at the faulting block's tile
-// origin counted twice plus an offset inside the tile ("" otherwise): an index that
-// already counts from the tile's first element given the global row and column too.
-std::string origin_counted_twice(const Fault& fault, const void* begin, int rows, int tile_rows, int tile_cols,
-                                 bool grid_transposed, const std::string& array);
+// A column-major array on the device, cut into tiles, block (x, y) owning tile (x, y)
+// (or tile (y, x) where `grid_transposed`: a transpose's output).
+struct FaultedArray {
+  const void* begin;
+  ArrayShape shape;
+  bool grid_transposed = false;
+  std::string name;  // "the input"
+  // A GEMM operand: the block's tile is its rows, across every column (every k).
+  bool rows_only = false;
+};
+
+// The cause when the fault lies at the faulting block's tile origin counted twice plus
+// an offset inside the tile ("" otherwise): an index that already counts from the tile's
+// first element given the global row and column too.
+std::string origin_counted_twice(const Fault& fault, const FaultedArray& array);
+
+// Where the faulting block's tile lies wholly inside the array, no bound of a partial
+// tile can be at fault: what the fault shows instead ("" where the tile is partial or
+// the fault is not in this array).
+std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& array);
+
+// A misaligned copy wider than the `step_bytes` that each copy of the step moves (one
+// float: 4): the copy's width is the mistake, not the address ("" otherwise).
+std::string copy_wider_than_the_step(const Fault& fault, ErrorKind kind, unsigned step_bytes);
 
 }  // namespace wb::grading

@@ -7,7 +7,9 @@
 //     tile's origin) or on the store (position = meant position + its tile's origin);
 //   - a leading dimension other than the array's, on the load (the source's offset is
 //     expected row + expected col * ld') or on the store (the position's offset is
-//     meant row + meant col * ld');
+//     meant row + meant col * ld'), counted from the array's start or from its tile's;
+//   - row and column exchanged where the output is written (the value meant for (r, c) of
+//     its tile is at (c, r) of that tile);
 //   - every source the same distance from its expected one (an index off by a constant).
 #pragma once
 
