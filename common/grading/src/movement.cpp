@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "wb/grading/diagnosis/byte_counts.hpp"
 #include "wb/grading/diagnosis/diagnosis.hpp"
 #include "wb/grading/diagnosis/faults.hpp"
 #include "wb/grading/diagnosis/footprint.hpp"
@@ -79,6 +80,19 @@ void check_movement(const MovementCheck& check, const std::string& configuration
 #endif
   if (check.explain) diagnosis.finding([&] { return check.explain(output, input); });
   diagnosis.finding([&] { return nothing_written(output, "the output"); });
+  // A source size in elements where bytes are asked: the reference on the input so cut
+  // is exactly the output.
+  if (check.uses_cp_async) {
+    diagnosis.finding([&]() -> std::string {
+      for (int bytes = 1; bytes <= 3; ++bytes) {
+        const std::vector<double> model = check.reference(first_bytes_only(input, bytes));
+        bool same = model.size() == output.size();
+        for (std::size_t i = 0; same && i < output.size(); ++i) same = static_cast<double>(output[i]) == model[i];
+        if (same) return source_size_in_elements_cause(bytes);
+      }
+      return "";
+    });
+  }
 #if WB_BACKEND_SIM
   // Stale poison, and no copy read before its wait: the simulator's footprint of the first
   // read of shared memory that no copy had filled says what was read where.

@@ -77,7 +77,7 @@ wb_wrong_kernel(store_far_out_of_bounds
 wb_wrong_kernel(tile_origin_counted_twice
   FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
   REPLACE "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(tile_row + row, tile_col + col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
-  EXPECT "step 1.*Likely cause: the tile's origin is counted twice: block \\([0-9]+, [0-9]+\\)'s tile of the input starts at \\([0-9]+, [0-9]+\\), and its thread \\([0-9]+, 0\\) read element")
+  EXPECT "step 1.*Likely cause: the tile's (row |column )?origin is counted twice: block \\([0-9]+, [0-9]+\\)'s tile of the input starts at \\([0-9]+, [0-9]+\\), and its thread \\([0-9]+, 0\\) read element")
 
 # Two threads write one shared word between two barriers: an index mistake, which a
 # barrier would not fix. Each EXPECT asks for both writers and the overlap as the cause.

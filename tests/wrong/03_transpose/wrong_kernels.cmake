@@ -71,4 +71,4 @@ wb_wrong_kernel(store_bounds_not_transposed
 wb_wrong_kernel(tile_origin_counted_twice
   FIND "      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
   REPLACE "      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(tile_row + row, tile_col + col)];"
-  EXPECT "step 1.*Likely cause: the tile's origin is counted twice: block \\([0-9]+, [0-9]+\\)'s tile of the input starts at")
+  EXPECT "step 1.*Likely cause: the tile's (row |column )?origin is counted twice: block \\([0-9]+, [0-9]+\\)'s tile of the input starts at")

@@ -7,6 +7,8 @@
 #include <set>
 #include <string>
 
+#include "wb/grading/diagnosis/byte_counts.hpp"
+
 namespace wb::grading {
 
 namespace {
@@ -138,6 +140,52 @@ class ConvolutionEvidence {
            "threads, not one warp's lanes)?";
   }
 
+  // Every wrong tile holds the outputs of the tile `d` further on, one `d` for all: the
+  // span loaded for a tile was another tile's. Where d = 1 - blocks, a block's tiles after
+  // its first were each computed from the tile after its previous one: the next tile
+  // taken as tile + 1 instead of tile + gridDim.x.
+  std::string another_tiles_span() const {
+    const int n = run_.check.n, tile = run_.check.tile;
+    const int tiles = (n + tile - 1) / tile;
+    std::set<int> wrong_tiles;
+    for (int i : wrong_) wrong_tiles.insert(i / tile);
+    if (wrong_tiles.empty() || tiles < 2) return "";
+    const auto holds_tile = [&](int t, int source) {
+      if (source < 0 || source >= tiles || (source + 1) * tile > n || (t + 1) * tile > n) return false;
+      for (int j = 0; j < tile; ++j) {
+        const auto at = static_cast<std::size_t>(t * tile + j), from = static_cast<std::size_t>(source * tile + j);
+        if (!close(run_.output[at], run_.reference[from])) return false;
+      }
+      return true;
+    };
+    for (int d = -(tiles - 1); d < tiles; ++d) {
+      if (d == 0) continue;
+      int held = 0, elsewhere = 0;
+      for (int t : wrong_tiles) {
+        if (holds_tile(t, t + d)) {
+          ++held;
+        } else if (t + d >= 0 && t + d < tiles && (t + d + 1) * tile <= n && (t + 1) * tile <= n) {
+          elsewhere = 1;
+          break;
+        }
+      }
+      if (elsewhere != 0 || held == 0 || 2 * held < static_cast<int>(wrong_tiles.size())) continue;
+      const int first = *wrong_tiles.begin();
+      std::string cause = "each wrong tile holds the outputs of the tile " + std::to_string(d < 0 ? -d : d) +
+                          (d < 0 ? " before" : " after") + " it (tile " + std::to_string(first) + " those of tile " +
+                          std::to_string(first + d) + "): the span loaded for a tile was another tile's";
+      if (run_.blocks > 1 && d == 1 - static_cast<int>(run_.blocks)) {
+        cause += ". With " + std::to_string(run_.blocks) + " blocks, block b computes tiles b, b + " +
+                 std::to_string(run_.blocks) + ", ...: the next tile, whose span is loaded ahead, is tile + "
+                 "gridDim.x, not tile + 1.";
+      } else {
+        cause += ": which tile's span is loaded, and which buffer is read?";
+      }
+      return cause;
+    }
+    return "";
+  }
+
  private:
   bool close(float actual, double expected) const {
     return !std::isnan(actual) && std::abs(static_cast<double>(actual) - expected) <= run_.allowed;
@@ -195,7 +243,13 @@ void add_convolution_findings(Diagnosis& diagnosis, const ConvolutionRun& run) {
         return evidence->array_ends(
             [&run] { return reproduces(run, convolution_reference(run.input, run.weights, 0, false, true)); });
       })
-      .finding([evidence] { return evidence->tile_edges(); });
+      .finding([evidence] { return evidence->tile_edges(); })
+      .finding([evidence] { return evidence->another_tiles_span(); });
+  for (int bytes = 1; bytes <= 3; ++bytes) {
+    diagnosis.model(source_size_in_elements_cause(bytes), [&run, bytes] {
+      return convolution_reference(first_bytes_only(run.input, bytes), run.weights, 0);
+    });
+  }
   for (int shift = 1; shift <= width; ++shift) {
     for (int sign : {1, -1}) {
       diagnosis.model("every output is the convolution centred at i " + std::string(sign > 0 ? "+ " : "- ") +

@@ -56,10 +56,8 @@ std::string origin_counted_twice(const Fault& fault, const FaultedArray& array) 
   struct Twice {
     bool row;
     bool col;
-    const char* what;
   };
-  for (const Twice twice : {Twice{true, true, "origin"}, Twice{true, false, "row origin"},
-                            Twice{false, true, "column origin"}}) {
+  for (const Twice twice : {Twice{true, true}, Twice{true, false}, Twice{false, true}}) {
     const long long extra_row = twice.row ? origin.row : 0, extra_col = twice.col ? origin.col : 0;
     // The whole origin where either coordinate is not 0 (one of 0 counts the same either
     // way); one coordinate only where that one is not 0.
@@ -71,14 +69,16 @@ std::string origin_counted_twice(const Fault& fault, const FaultedArray& array) 
     if (local < 0) continue;
     const long long local_row = local % rows, local_col = local / rows;
     if (local_row >= array.shape.tile_rows || local_col >= tile_cols) continue;
-    const std::string twice_what = std::string(twice.what);
+    // Named by the coordinates it adds: an origin of one 0 coordinate is that of the other.
+    const bool row_twice = twice.row && origin.row != 0, col_twice = twice.col && origin.col != 0;
+    const std::string twice_what = row_twice && col_twice ? "origin" : row_twice ? "row origin" : "column origin";
     return "the tile's " + twice_what + " is counted twice: block " + pair_text(fault.block[0], fault.block[1]) +
            "'s tile of " + array.name + " starts at " + pair_text(origin.row, origin.col) + ", and its thread " +
            pair_text(fault.thread[0], fault.thread[1]) + " " + (fault.write ? "wrote" : "read") + " element " +
            pair_text(element->row, element->col) + " = (element " + pair_text(local_row, local_col) +
            " of the tile) + that origin + its " + twice_what + " again. An index that already counts from the "
            "tile's first element (a pointer to the tile) was given the global " +
-           (twice.row && twice.col ? "row and column" : twice.row ? "row" : "column") +
+           (row_twice && col_twice ? "row and column" : row_twice ? "row" : "column") +
            " too: index the tile with its own (row, col), or the array with global ones.";
   }
   return "";
