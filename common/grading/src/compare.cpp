@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -31,6 +32,9 @@ struct Wrong {
   int expected_source_col = -1;
   int meant_row = -1;  // and which output element its value belongs to
   int meant_col = -1;
+  // A value that several input (or reference) elements hold: its trace names only one of
+  // them, so the index mistakes are not tested on it.
+  bool ambiguous = false;
 };
 
 double as_double(__half value) { return __half2float(value); }
@@ -118,7 +122,7 @@ std::string describe(const Wrong& wrong) {
 std::string misplacement(const std::vector<Wrong>& wrongs, const ArrayShape& shape, const ArrayShape& input_shape) {
   std::vector<Misplaced> misplaced;
   for (const Wrong& w : wrongs) {
-    if (w.kind != Kind::from_input) continue;
+    if (w.kind != Kind::from_input || w.ambiguous) continue;
     misplaced.push_back({w.row, w.col, w.source_row, w.source_col, w.expected_source_row, w.expected_source_col,
                          w.meant_row, w.meant_col});
   }
@@ -267,15 +271,19 @@ template <class T>
       const auto found = std::lower_bound(input_index.begin(), input_index.end(), std::make_pair(bits, std::size_t{0}));
       if (found == input_index.end() || found->first != bits) continue;
       wrong.kind = Kind::from_input;
+      wrong.ambiguous = std::next(found) != input_index.end() && std::next(found)->first == bits;
       wrong.source_row = static_cast<int>(found->second % input_shape.rows);
       wrong.source_col = static_cast<int>(found->second / input_shape.rows);
     }
     if constexpr (std::is_same_v<T, float>) {
       // Where the right value lies in the input, and which output element the wrong value
       // belongs to: what the index mistakes are tested against (misplacement.hpp).
+      // -1 where no element holds the value, -2 where several do.
       const auto find_index = [](const auto& index, Bits bits) -> long long {
         const auto found = std::lower_bound(index.begin(), index.end(), std::make_pair(bits, std::size_t{0}));
-        return found == index.end() || found->first != bits ? -1 : static_cast<long long>(found->second);
+        if (found == index.end() || found->first != bits) return -1;
+        if (std::next(found) != index.end() && std::next(found)->first == bits) return -2;
+        return static_cast<long long>(found->second);
       };
       std::vector<std::pair<Bits, std::size_t>> expected_index(count);
       for (std::size_t i = 0; i < count; ++i) expected_index[i] = {poison::bits(static_cast<float>(expected[i])), i};
@@ -283,12 +291,14 @@ template <class T>
       for (Wrong& wrong : wrongs) {
         if (wrong.kind != Kind::from_input) continue;
         const std::size_t at = static_cast<std::size_t>(wrong.col) * shape.rows + static_cast<std::size_t>(wrong.row);
-        if (const long long source = find_index(input_index, poison::bits(static_cast<float>(wrong.expected)));
-            source >= 0) {
+        const long long source = find_index(input_index, poison::bits(static_cast<float>(wrong.expected)));
+        const long long meant = find_index(expected_index, poison::bits(actual[at]));
+        wrong.ambiguous = wrong.ambiguous || source == -2 || meant == -2;
+        if (source >= 0) {
           wrong.expected_source_row = static_cast<int>(source % input_shape.rows);
           wrong.expected_source_col = static_cast<int>(source / input_shape.rows);
         }
-        if (const long long meant = find_index(expected_index, poison::bits(actual[at])); meant >= 0) {
+        if (meant >= 0) {
           wrong.meant_row = static_cast<int>(meant % shape.rows);
           wrong.meant_col = static_cast<int>(meant / shape.rows);
         }

@@ -167,7 +167,7 @@ wb_wrong_kernel(no_wait_for_the_box FILE hopper.cu
 wb_wrong_kernel(stride_in_elements FILE hopper.cu
   FIND "global_strides[0] = sizeof(float) * static_cast<cuuint64_t>(rows);"
   REPLACE "global_strides[0] = static_cast<cuuint64_t>(rows);"
-  EXPECT "step 4.*elements are wrong.*the input's element.*a stride, the leading dimension")
+  EXPECT "step 4.*elements are wrong.*the input was read with a leading dimension of 32")
 
 wb_wrong_kernel(dimensions_exchanged FILE hopper.cu
   FIND "  global_dims[0] = static_cast<cuuint64_t>(rows);\n  global_dims[1] = static_cast<cuuint64_t>(cols);\n"
