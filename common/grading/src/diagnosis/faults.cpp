@@ -49,6 +49,11 @@ std::string origin_counted_twice(const Fault& fault, const FaultedArray& array) 
   const std::optional<Element> element = element_of(fault, array);
   if (!element) return "";
   const Element origin = tile_origin(fault, array);
+  // In a partial tile a bound past its edge reaches the same addresses: no evidence there.
+  if (origin.row + array.shape.tile_rows > array.shape.rows ||
+      (!array.rows_only && origin.col + array.shape.tile_cols > array.shape.cols)) {
+    return "";
+  }
   // Offsets, not coordinates: twice a row origin may run past a column's end into the
   // next column, as the index does. Both coordinates of the origin counted twice, or one.
   const long long rows = array.shape.rows;

@@ -23,7 +23,8 @@ struct FaultedArray {
 
 // The cause when the fault lies at the faulting block's tile origin counted twice plus
 // an offset inside the tile ("" otherwise): an index that already counts from the tile's
-// first element given the global row and column too.
+// first element given the global row and column too. Not tested in a partial tile, where
+// a bound past the tile's edge reaches the same addresses.
 std::string origin_counted_twice(const Fault& fault, const FaultedArray& array);
 
 // Where the faulting block's tile lies wholly inside the array, no bound of a partial
