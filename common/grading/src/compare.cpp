@@ -264,43 +264,46 @@ template <class T>
     for (std::size_t i = 0; i < input.size(); ++i) input_index[i] = {poison::bits(input[i]), i};
     // Sorted by value, then position: the first element holding a value is the one named.
     std::sort(input_index.begin(), input_index.end());
+    // Where a value lies in a sorted index: the first element holding it (-1: none), and
+    // whether others hold it too.
+    struct Found {
+      long long position;
+      bool several;
+    };
+    const auto find_value = [](const auto& index, Bits bits) -> Found {
+      const auto found = std::lower_bound(index.begin(), index.end(), std::make_pair(bits, std::size_t{0}));
+      if (found == index.end() || found->first != bits) return {-1, false};
+      return {static_cast<long long>(found->second), std::next(found) != index.end() && std::next(found)->first == bits};
+    };
     for (Wrong& wrong : wrongs) {
       if (wrong.kind != Kind::wrong) continue;
       const std::size_t at = static_cast<std::size_t>(wrong.col) * shape.rows + static_cast<std::size_t>(wrong.row);
-      const Bits bits = poison::bits(actual[at]);
-      const auto found = std::lower_bound(input_index.begin(), input_index.end(), std::make_pair(bits, std::size_t{0}));
-      if (found == input_index.end() || found->first != bits) continue;
+      const Found source = find_value(input_index, poison::bits(actual[at]));
+      if (source.position < 0) continue;
       wrong.kind = Kind::from_input;
-      wrong.ambiguous = std::next(found) != input_index.end() && std::next(found)->first == bits;
-      wrong.source_row = static_cast<int>(found->second % input_shape.rows);
-      wrong.source_col = static_cast<int>(found->second / input_shape.rows);
+      wrong.ambiguous = source.several;
+      wrong.source_row = static_cast<int>(source.position % input_shape.rows);
+      wrong.source_col = static_cast<int>(source.position / input_shape.rows);
     }
     if constexpr (std::is_same_v<T, float>) {
       // Where the right value lies in the input, and which output element the wrong value
       // belongs to: what the index mistakes are tested against (misplacement.hpp).
-      // -1 where no element holds the value, -2 where several do.
-      const auto find_index = [](const auto& index, Bits bits) -> long long {
-        const auto found = std::lower_bound(index.begin(), index.end(), std::make_pair(bits, std::size_t{0}));
-        if (found == index.end() || found->first != bits) return -1;
-        if (std::next(found) != index.end() && std::next(found)->first == bits) return -2;
-        return static_cast<long long>(found->second);
-      };
       std::vector<std::pair<Bits, std::size_t>> expected_index(count);
       for (std::size_t i = 0; i < count; ++i) expected_index[i] = {poison::bits(static_cast<float>(expected[i])), i};
       std::sort(expected_index.begin(), expected_index.end());
       for (Wrong& wrong : wrongs) {
         if (wrong.kind != Kind::from_input) continue;
         const std::size_t at = static_cast<std::size_t>(wrong.col) * shape.rows + static_cast<std::size_t>(wrong.row);
-        const long long source = find_index(input_index, poison::bits(static_cast<float>(wrong.expected)));
-        const long long meant = find_index(expected_index, poison::bits(actual[at]));
-        wrong.ambiguous = wrong.ambiguous || source == -2 || meant == -2;
-        if (source >= 0) {
-          wrong.expected_source_row = static_cast<int>(source % input_shape.rows);
-          wrong.expected_source_col = static_cast<int>(source / input_shape.rows);
+        const Found source = find_value(input_index, poison::bits(static_cast<float>(wrong.expected)));
+        const Found meant = find_value(expected_index, poison::bits(actual[at]));
+        wrong.ambiguous = wrong.ambiguous || source.several || meant.several;
+        if (source.position >= 0 && !source.several) {
+          wrong.expected_source_row = static_cast<int>(source.position % input_shape.rows);
+          wrong.expected_source_col = static_cast<int>(source.position / input_shape.rows);
         }
-        if (meant >= 0) {
-          wrong.meant_row = static_cast<int>(meant % shape.rows);
-          wrong.meant_col = static_cast<int>(meant / shape.rows);
+        if (meant.position >= 0 && !meant.several) {
+          wrong.meant_row = static_cast<int>(meant.position % shape.rows);
+          wrong.meant_col = static_cast<int>(meant.position / shape.rows);
         }
       }
     }

@@ -69,7 +69,12 @@ void check_movement(const MovementCheck& check, const std::string& configuration
   const std::vector<float> output = gmem_out.download();
   // The likely cause, from what the launch did and what the output holds; where none of
   // these fits, matches_reference reads the pattern of the wrong elements.
-  Diagnosis diagnosis;
+  // A model of a mistake fits where it gives exactly the output: a moved value is copied, never computed.
+  Diagnosis diagnosis([&output](const std::vector<double>& model) {
+    return model.size() == output.size() &&
+           std::equal(output.begin(), output.end(), model.begin(),
+                      [](float actual, double expected) { return static_cast<double>(actual) == expected; });
+  });
 #if WB_BACKEND_SIM
   if (check.uses_cp_async) {
     diagnosis.finding([&] {
@@ -80,18 +85,12 @@ void check_movement(const MovementCheck& check, const std::string& configuration
 #endif
   if (check.explain) diagnosis.finding([&] { return check.explain(output, input); });
   diagnosis.finding([&] { return nothing_written(output, "the output"); });
-  // A source size in elements where bytes are asked: the reference on the input so cut
-  // is exactly the output.
+  // A source size in elements where bytes are asked: the reference on the input so cut.
   if (check.uses_cp_async) {
-    diagnosis.finding([&]() -> std::string {
-      for (int bytes = 1; bytes <= 3; ++bytes) {
-        const std::vector<double> model = check.reference(first_bytes_only(input, bytes));
-        bool same = model.size() == output.size();
-        for (std::size_t i = 0; same && i < output.size(); ++i) same = static_cast<double>(output[i]) == model[i];
-        if (same) return source_size_in_elements_cause(bytes);
-      }
-      return "";
-    });
+    for (int bytes = 1; bytes <= 3; ++bytes) {
+      diagnosis.model(source_size_in_elements_cause(bytes),
+                      [&, bytes] { return check.reference(first_bytes_only(input, bytes)); });
+    }
   }
 #if WB_BACKEND_SIM
   // Stale poison, and no copy read before its wait: the simulator's footprint of the first

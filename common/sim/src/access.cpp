@@ -25,6 +25,11 @@
 namespace wb::sim {
 namespace {
 
+// "a load of 4 bytes", "a store of 16 bytes": an access, as its messages name it.
+std::string access_text(bool write, std::size_t bytes) {
+  return std::string(write ? "a store" : "a load") + " of " + std::to_string(bytes) + " bytes";
+}
+
 // An access outside the block's shared memory: a local variable, device memory, or a
 // global variable of the program. True for device memory.
 [[gnu::noinline]] bool check_other_access(ThreadState& thread, const void* address,
@@ -36,7 +41,7 @@ namespace {
       cached != nullptr && begin >= cached->begin && begin + bytes <= cached->begin + cached->bytes) {
     return true;
   }
-  const std::string access = std::string(write ? "a store" : "a load") + " of " + std::to_string(bytes) + " bytes";
+  const std::string access = access_text(write, bytes);
   // The guard bands and the reach around the dynamic shared memory are the simulator's
   // own mapping, where nothing else lies: an access there is certainly an index out of
   // it, checked before it is made (it would fault past the guards).
@@ -82,11 +87,7 @@ std::string describe_vector_address(const ThreadState& thread, const void* addre
   if (shared.in_static(address) || shared.in_dynamic(address, 1)) {
     return "; it is " + describe_shared_address(shared, address, bytes, pc);
   }
-  const Allocation* allocation = thread.worker->job->allocations.around(address, 0);
-  if (allocation == nullptr) return {};
-  const auto offset = static_cast<const std::byte*>(address) - allocation->begin;
-  return "; it is byte " + std::to_string(offset) + ", float element " + std::to_string(offset / 4) +
-         ", of its device allocation";
+  return thread.worker->job->allocations.describe_offset(address);
 }
 
 // A load or store of 8 or 16 bytes (a float2, a float4) is one instruction on a GPU, which
@@ -99,7 +100,7 @@ std::string describe_vector_address(const ThreadState& thread, const void* addre
   const std::string width = std::to_string(bytes);
   fail_without_unwinding(
       source_line_of(pc),
-      std::string(write ? "a store" : "a load") + " of " + width + " bytes (a " + (bytes == 16 ? "float4" : "float2") +
+      access_text(write, bytes) + " (a " + (bytes == 16 ? "float4" : "float2") +
           ", one instruction) at " + hex(address) + ", which is not " + width + "-byte aligned (address % " + width +
           " == " + std::to_string(at % bytes) + describe_vector_address(thread, address, bytes, pc) +
           "). A vector access needs an address that is a multiple of its width, as on a GPU, which stops the "
@@ -133,8 +134,7 @@ inline void on_access(const void* address, std::size_t bytes, bool write, const 
       case StaticWord::not_shared:
       case StaticWord::straddles:
         fail_without_unwinding(source_line_of(pc),
-                               std::string(write ? "a store" : "a load") + " of " +
-                                   std::to_string(bytes) + " bytes " +
+                               access_text(write, bytes) + " " +
                                    explain_static_overrun(shared, address, bytes, pc),
                                ErrorKind::shared_out_of_bounds);
     }

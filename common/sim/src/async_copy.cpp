@@ -94,15 +94,11 @@ PendingCopy issue_copy(ThreadState& thread, void* shared_dst, const void* global
                 ErrorKind::misaligned, shared_dst, true, static_cast<unsigned>(copy_bytes));
   }
   if (src_bytes > 0 && src_address % copy_size != 0) {
-    const Allocation* source = worker.job->allocations.around(global_src, 0);
-    const auto offset = source == nullptr ? 0 : static_cast<const std::byte*>(global_src) - source->begin;
     kernel_fail_access(file, line,
                 what + "misaligned address: the global source " + hex(global_src) + " is not " +
                     std::to_string(copy_bytes) + "-byte aligned (address % " + std::to_string(copy_bytes) +
                     " == " + std::to_string(src_address % copy_size) +
-                    (source == nullptr ? std::string()
-                                       : "; it is byte " + std::to_string(offset) + ", float element " +
-                                             std::to_string(offset / 4) + ", of its device allocation") +
+                    worker.job->allocations.describe_offset(global_src) +
                     "): a vector's first element must lie a multiple of " + std::to_string(copy_bytes / 4) +
                     " floats from an aligned start",
                 ErrorKind::misaligned, global_src, false, static_cast<unsigned>(copy_bytes));

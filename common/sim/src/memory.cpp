@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <new>
+#include <string>
 
 #include "worker.hpp"
 
@@ -88,6 +89,14 @@ const Allocation* AllocationSnapshot::around(const void* pointer, std::size_t ga
   if (after == allocations.begin()) return nullptr;
   const Allocation& below = *std::prev(after);
   return address < below.begin + below.bytes + gap ? &below : nullptr;
+}
+
+std::string AllocationSnapshot::describe_offset(const void* pointer) const {
+  const Allocation* allocation = around(pointer, 0);
+  if (allocation == nullptr) return {};
+  const auto offset = static_cast<const std::byte*>(pointer) - allocation->begin;
+  return "; it is byte " + std::to_string(offset) + ", float element " + std::to_string(offset / 4) +
+         ", of its device allocation";
 }
 
 Allocation find_device_allocation(const void* pointer, std::size_t bytes) {

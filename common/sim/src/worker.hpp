@@ -116,6 +116,9 @@ struct AllocationSnapshot {
   std::vector<Allocation> allocations;
   // The allocation whose [begin, begin + bytes + gap) holds `pointer`, or nullptr.
   const Allocation* around(const void* pointer, std::size_t gap) const;
+  // "; it is byte B, float element E, of its device allocation" for a misaligned
+  // address's message, or "" where no allocation holds it.
+  std::string describe_offset(const void* pointer) const;
 };
 
 // What a worker needs of the launch in progress.

@@ -11,6 +11,13 @@ std::string pair_text(long long row, long long col) {
   return "(" + std::to_string(row) + ", " + std::to_string(col) + ")";
 }
 
+// The faulting element's offset in floats from the array's start (negative before it).
+long long offset_of(const Fault& fault, const FaultedArray& array) {
+  const auto address = reinterpret_cast<std::intptr_t>(fault.address);
+  const auto base = reinterpret_cast<std::intptr_t>(array.begin);
+  return static_cast<long long>((address - base) / static_cast<std::intptr_t>(sizeof(float)));
+}
+
 // The faulting element's (row, col) in `array`, counted on past its end (a column past
 // the last; in an array of one column, rows past the last), or nothing where the fault
 // lies before the array.
@@ -19,11 +26,9 @@ struct Element {
   long long col;
 };
 std::optional<Element> element_of(const Fault& fault, const FaultedArray& array) {
-  const auto address = reinterpret_cast<std::uintptr_t>(fault.address);
-  const auto base = reinterpret_cast<std::uintptr_t>(array.begin);
+  const long long element = offset_of(fault, array);
   const int rows = array.shape.rows;
-  if (address < base || rows <= 0) return std::nullopt;
-  const auto element = static_cast<long long>((address - base) / sizeof(float));
+  if (element < 0 || rows <= 0) return std::nullopt;
   if (array.shape.cols == 1) return Element{element, 0};
   return Element{element % rows, element / rows};
 }
@@ -36,11 +41,10 @@ Element tile_origin(const Fault& fault, const FaultedArray& array) {
   return {static_cast<long long>(tile_x) * array.shape.tile_rows, static_cast<long long>(tile_y) * array.shape.tile_cols};
 }
 
-// The faulting element's offset in floats from the array's start (negative before it).
-long long offset_of(const Fault& fault, const FaultedArray& array) {
-  const auto address = reinterpret_cast<std::intptr_t>(fault.address);
-  const auto base = reinterpret_cast<std::intptr_t>(array.begin);
-  return static_cast<long long>((address - base) / static_cast<std::intptr_t>(sizeof(float)));
+// Whether the tile at `origin` lies wholly inside the array (a GEMM operand's: its rows).
+bool tile_is_whole(const Element& origin, const FaultedArray& array) {
+  const ArrayShape& shape = array.shape;
+  return origin.row + shape.tile_rows <= shape.rows && (array.rows_only || origin.col + shape.tile_cols <= shape.cols);
 }
 
 }  // namespace
@@ -50,32 +54,19 @@ std::string origin_counted_twice(const Fault& fault, const FaultedArray& array) 
   if (!element) return "";
   const Element origin = tile_origin(fault, array);
   // In a partial tile a bound past its edge reaches the same addresses: no evidence there.
-  if (origin.row + array.shape.tile_rows > array.shape.rows ||
-      (!array.rows_only && origin.col + array.shape.tile_cols > array.shape.cols)) {
-    return "";
-  }
+  if (!tile_is_whole(origin, array)) return "";
   // Offsets, not coordinates: twice a row origin may run past a column's end into the
-  // next column, as the index does. Both coordinates of the origin counted twice, or one.
+  // next column, as the index does. The origin added again whole, or one coordinate of
+  // it (none that adds nothing), each named by the coordinates it adds.
   const long long rows = array.shape.rows;
   const long long tile_cols = array.rows_only ? array.shape.cols : array.shape.tile_cols;
-  struct Twice {
-    bool row;
-    bool col;
-  };
-  for (const Twice twice : {Twice{true, true}, Twice{true, false}, Twice{false, true}}) {
-    const long long extra_row = twice.row ? origin.row : 0, extra_col = twice.col ? origin.col : 0;
-    // The whole origin where either coordinate is not 0 (one of 0 counts the same either
-    // way); one coordinate only where that one is not 0.
-    if (twice.row && twice.col ? origin.row == 0 && origin.col == 0
-                               : (twice.row && origin.row == 0) || (twice.col && origin.col == 0)) {
-      continue;
-    }
-    const long long local = offset_of(fault, array) - (origin.row + extra_row + (origin.col + extra_col) * rows);
+  for (const Element extra : {origin, Element{origin.row, 0}, Element{0, origin.col}}) {
+    if (extra.row == 0 && extra.col == 0) continue;
+    const long long local = offset_of(fault, array) - (origin.row + extra.row + (origin.col + extra.col) * rows);
     if (local < 0) continue;
     const long long local_row = local % rows, local_col = local / rows;
     if (local_row >= array.shape.tile_rows || local_col >= tile_cols) continue;
-    // Named by the coordinates it adds: an origin of one 0 coordinate is that of the other.
-    const bool row_twice = twice.row && origin.row != 0, col_twice = twice.col && origin.col != 0;
+    const bool row_twice = extra.row != 0, col_twice = extra.col != 0;
     const std::string twice_what = row_twice && col_twice ? "origin" : row_twice ? "row origin" : "column origin";
     return "the tile's " + twice_what + " is counted twice: block " + pair_text(fault.block[0], fault.block[1]) +
            "'s tile of " + array.name + " starts at " + pair_text(origin.row, origin.col) + ", and its thread " +
@@ -94,12 +85,9 @@ std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& ar
   if (!element) return "";
   const ArrayShape& shape = array.shape;
   // Only a fault within reach of this array: up to one array's length past its end.
-  const long long size = static_cast<long long>(shape.rows) * shape.cols;
-  if (element->row + element->col * shape.rows >= 2 * size) return "";
+  if (offset_of(fault, array) >= 2 * static_cast<long long>(shape.rows) * shape.cols) return "";
   const Element origin = tile_origin(fault, array);
-  const bool whole = origin.row + shape.tile_rows <= shape.rows &&
-                     (array.rows_only || origin.col + shape.tile_cols <= shape.cols);
-  if (!whole) return "";
+  if (!tile_is_whole(origin, array)) return "";
   return "block " + pair_text(fault.block[0], fault.block[1]) + "'s tile of " + array.name + ", rows " +
          std::to_string(origin.row) + " to " + std::to_string(origin.row + shape.tile_rows - 1) + " and columns " +
          std::to_string(origin.col) + " to " + std::to_string(origin.col + shape.tile_cols - 1) +
