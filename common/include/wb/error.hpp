@@ -40,6 +40,10 @@ struct Fault {
   const void* address = nullptr;     ///< the first byte accessed
   bool write = false;                ///< a store (or a copy's destination), not a load
   unsigned bytes = 0;                ///< the access's width (0: not recorded)
+  /// The thread's accesses to device memory (loads, stores, cp.async sources) before this
+  /// one: 0 where the faulting access was its first, which an index inside the tile at
+  /// first (a loop's bound past the tile's edge) cannot make.
+  unsigned long long earlier_accesses = 0;
 };
 
 /// A CUDA call that failed, a bad launch configuration, or (in the simulator) a kernel

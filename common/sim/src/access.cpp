@@ -39,6 +39,7 @@ std::string access_text(bool write, std::size_t bytes) {
   const auto* begin = static_cast<const std::byte*>(address);
   if (const Allocation* cached = worker.last_allocation;
       cached != nullptr && begin >= cached->begin && begin + bytes <= cached->begin + cached->bytes) {
+    ++thread.global_accesses;
     return true;
   }
   const std::string access = access_text(write, bytes);
@@ -54,6 +55,7 @@ std::string access_text(bool write, std::size_t bytes) {
   if (allocation == nullptr) return false;  // a global variable of the program, or host memory
   if (begin + bytes <= allocation->begin + allocation->bytes) {
     worker.last_allocation = allocation;
+    ++thread.global_accesses;
     return true;
   }
   const auto offset = begin - allocation->begin;

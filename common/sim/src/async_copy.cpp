@@ -125,6 +125,7 @@ PendingCopy issue_copy(ThreadState& thread, void* shared_dst, const void* global
                   bad.kind, global_src, false);
     }
   }
+  ++thread.global_accesses;
   auto* destination = static_cast<std::byte*>(shared_dst);
   if (worker.shared.in_static(destination)) {
     touch_static_shared(worker.shared, destination, copy_size);  // explain_bad_destination said: shared

@@ -246,6 +246,7 @@ class BlockRunner {
       thread.error = nullptr;
       thread.copies.clear();
       thread.last_seen = LastSeen{};
+      thread.global_accesses = 0;
     }
   }
 
@@ -528,8 +529,12 @@ void kernel_fail_access(const char* file, int line, const std::string& what, Err
   try {
     kernel_fail(file, line, what, kind);
   } catch (KernelError& error) {
-    error.set_fault(
-        {{blockIdx.x, blockIdx.y, blockIdx.z}, {threadIdx.x, threadIdx.y, threadIdx.z}, address, write, bytes});
+    error.set_fault({{blockIdx.x, blockIdx.y, blockIdx.z},
+                     {threadIdx.x, threadIdx.y, threadIdx.z},
+                     address,
+                     write,
+                     bytes,
+                     running_thread == nullptr ? 0 : running_thread->global_accesses});
     throw;
   }
 }
@@ -549,8 +554,12 @@ void fail_without_unwinding(const std::string& place, const std::string& what,
     kernel_fail_at(place, what, kind);
   } catch (KernelError& error) {
     if (fault_address != nullptr) {
-      error.set_fault({{blockIdx.x, blockIdx.y, blockIdx.z}, {threadIdx.x, threadIdx.y, threadIdx.z},
-                       fault_address, fault_write});
+      error.set_fault({{blockIdx.x, blockIdx.y, blockIdx.z},
+                       {threadIdx.x, threadIdx.y, threadIdx.z},
+                       fault_address,
+                       fault_write,
+                       0,
+                       thread->global_accesses});
     }
     thread->error = std::current_exception();
   }

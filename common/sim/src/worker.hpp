@@ -96,6 +96,9 @@ struct ThreadState {
   std::exception_ptr error;
   AsyncCopyQueue copies;
   LastSeen last_seen;
+  // Its accesses to device memory so far (loads, stores, cp.async sources), for a fault's
+  // evidence (wb::Fault::earlier_accesses).
+  unsigned long long global_accesses = 0;
   // Where the thread waits while at_pipeline: the call and its site, for a deadlock's report.
   const char* pipeline_call = nullptr;
   const char* pipeline_file = nullptr;

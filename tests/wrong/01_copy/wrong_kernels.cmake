@@ -44,7 +44,7 @@ wb_wrong_kernel(grid_rounded_down
 wb_wrong_kernel(index_leaves_the_tile
   FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
   REPLACE "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(tile_row + row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
-  EXPECT "step 1.*past its end.*Likely cause: the tile's row origin is counted twice")
+  EXPECT "step 1.*past its end.*Likely cause: block \\([0-9]+, [0-9]+\\).s thread .* which is row 128 of its tile, one past the tile.s last \\(127\\): a loop bound one past the tile")
 
 wb_wrong_kernel(copy_without_end
   FIND "    for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {"

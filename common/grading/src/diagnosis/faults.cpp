@@ -41,6 +41,22 @@ Element tile_origin(const Fault& fault, const FaultedArray& array) {
   return {static_cast<long long>(tile_x) * array.shape.tile_rows, static_cast<long long>(tile_y) * array.shape.tile_cols};
 }
 
+// The fault's element counted from its tile's origin, once.
+Element local_to_tile(const Fault& fault, const FaultedArray& array, const Element& origin) {
+  const long long rows = array.shape.rows;
+  const long long local = offset_of(fault, array) - (origin.row + origin.col * rows);
+  return {local % rows, local / rows};
+}
+
+// Whether `local` lies one past the tile's last row (or column), inside it the other way:
+// where a loop bound one past the tile (`<=` for `<`) reaches.
+bool one_past_the_tile(const Element& local, const FaultedArray& array) {
+  const long long tile_cols = array.rows_only ? array.shape.cols : array.shape.tile_cols;
+  const bool row_inside = local.row >= 0 && local.row < array.shape.tile_rows;
+  const bool col_inside = local.col >= 0 && local.col < tile_cols;
+  return (local.row == array.shape.tile_rows && col_inside) || (local.col == tile_cols && row_inside);
+}
+
 // Whether the tile at `origin` lies wholly inside the array (a GEMM operand's: its rows).
 bool tile_is_whole(const Element& origin, const FaultedArray& array) {
   const ArrayShape& shape = array.shape;
@@ -55,6 +71,10 @@ std::string origin_counted_twice(const Fault& fault, const FaultedArray& array) 
   const Element origin = tile_origin(fault, array);
   // In a partial tile a bound past its edge reaches the same addresses: no evidence there.
   if (!tile_is_whole(origin, array)) return "";
+  // One past the tile's edge, a bound `<=` reaches the same address as the origin added
+  // again (row 128 of a tile at row 128 is row 0 of the tile at 256), unless this was the
+  // thread's first access: a bound errs only after the elements inside the tile.
+  if (fault.earlier_accesses > 0 && one_past_the_tile(local_to_tile(fault, array, origin), array)) return "";
   // Offsets, not coordinates: twice a row origin may run past a column's end into the
   // next column, as the index does. The origin added again whole, or one coordinate of
   // it (none that adds nothing), each named by the coordinates it adds.
@@ -88,6 +108,18 @@ std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& ar
   if (offset_of(fault, array) >= 2 * static_cast<long long>(shape.rows) * shape.cols) return "";
   const Element origin = tile_origin(fault, array);
   if (!tile_is_whole(origin, array)) return "";
+  const Element local = local_to_tile(fault, array, origin);
+  if (one_past_the_tile(local, array)) {
+    const bool row_past = local.row == shape.tile_rows;
+    const long long last = row_past ? shape.tile_rows - 1 : shape.tile_cols - 1;
+    return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
+           pair_text(fault.thread[0], fault.thread[1]) + " " + (fault.write ? "wrote" : "read") + " element " +
+           pair_text(element->row, element->col) + " of " + array.name + ", which is " +
+           (row_past ? "row " : "column ") + std::to_string(row_past ? local.row : local.col) +
+           " of its tile, one past the tile's last (" + std::to_string(last) +
+           "): a loop bound one past the tile (`<=` where `<` is meant), or the tile's origin added to an index "
+           "that already counts from it, reaches this element.";
+  }
   return "block " + pair_text(fault.block[0], fault.block[1]) + "'s tile of " + array.name + ", rows " +
          std::to_string(origin.row) + " to " + std::to_string(origin.row + shape.tile_rows - 1) + " and columns " +
          std::to_string(origin.col) + " to " + std::to_string(origin.col + shape.tile_cols - 1) +

@@ -23,13 +23,14 @@ struct FaultedArray {
 
 // The cause when the fault lies at the faulting block's tile origin counted twice plus
 // an offset inside the tile ("" otherwise): an index that already counts from the tile's
-// first element given the global row and column too. Not tested in a partial tile, where
-// a bound past the tile's edge reaches the same addresses.
+// first element given the global row and column too. Not tested in a partial tile, nor
+// one past a whole tile's edge, where a bound past the edge reaches the same addresses.
 std::string origin_counted_twice(const Fault& fault, const FaultedArray& array);
 
 // Where the faulting block's tile lies wholly inside the array, no bound of a partial
-// tile can be at fault: what the fault shows instead ("" where the tile is partial or
-// the fault is not in this array).
+// tile can be at fault: what the fault shows instead (one past the tile's edge: a bound
+// `<=`, or the origin added again) ("" where the tile is partial or the fault is not in
+// this array).
 std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& array);
 
 // A misaligned copy wider than the `step_bytes` that each copy of the step moves (one
