@@ -119,14 +119,16 @@ std::string describe(const Wrong& wrong) {
 }
 
 // The index mistake that put the misplaced elements where they are, when they all fit one.
-std::string misplacement(const std::vector<Wrong>& wrongs, const ArrayShape& shape, const ArrayShape& input_shape) {
+std::string misplacement(const std::vector<Wrong>& wrongs, const ArrayShape& shape, const ArrayShape& input_shape,
+                         bool every_element_written) {
   std::vector<Misplaced> misplaced;
   for (const Wrong& w : wrongs) {
     if (w.kind != Kind::from_input || w.ambiguous) continue;
     misplaced.push_back({w.row, w.col, w.source_row, w.source_col, w.expected_source_row, w.expected_source_col,
                          w.meant_row, w.meant_col});
   }
-  return misplaced.empty() ? std::string() : misplacement_cause(misplaced, shape, input_shape);
+  return misplaced.empty() ? std::string()
+                           : misplacement_cause(misplaced, shape, input_shape, every_element_written);
 }
 
 // The likely cause of a set of mismatches, from what the wrong values are and where.
@@ -182,7 +184,7 @@ std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, 
       return "each wrong tile holds the data of the tile with its row and column tile indices "
              "exchanged: are blockIdx.x and blockIdx.y swapped where the block finds its tile?";
     }
-    if (std::string misplaced = misplacement(wrongs, shape, input_shape); !misplaced.empty()) return misplaced;
+    if (std::string misplaced = misplacement(wrongs, shape, input_shape, true); !misplaced.empty()) return misplaced;
     if (same_offset) {
       return "whole tiles hold the data of another tile: the block computes its tile's origin "
              "wrongly (blockIdx times the tile size, rows from blockIdx.x, columns from "
@@ -193,7 +195,9 @@ std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, 
            "exchanged?).";
   }
   if (count(Kind::from_input) > 0 && count(Kind::from_input) + count(Kind::unwritten) == wrongs.size()) {
-    if (std::string misplaced = misplacement(wrongs, shape, input_shape); !misplaced.empty()) return misplaced;
+    if (std::string misplaced = misplacement(wrongs, shape, input_shape, false); !misplaced.empty()) {
+      return misplaced;
+    }
     return "some elements hold values of other elements and others were never written: "
            "stores go to the wrong places (where a block's output tile starts, or the "
            "(row, col) -> offset mapping of the store: a stride, the leading dimension, or "

@@ -53,8 +53,12 @@ Origin tile_origin(int row, int col, const ArrayShape& shape, bool whole_array) 
 }  // namespace
 
 std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const ArrayShape& output,
-                               const ArrayShape& input) {
-  const bool sources_known = all_fit(misplaced, [](const Misplaced& m) { return m.expected_source_row >= 0; });
+                               const ArrayShape& input, bool every_element_written) {
+  // A read's index mistake still writes every element of the output: with some never
+  // written, the hypotheses about the read do not apply (the stores went elsewhere, and
+  // which of two blocks' stores landed last can make any pattern).
+  const bool sources_known =
+      every_element_written && all_fit(misplaced, [](const Misplaced& m) { return m.expected_source_row >= 0; });
   const bool meant_known = all_fit(misplaced, [](const Misplaced& m) { return m.meant_row >= 0; });
   const Misplaced& first = misplaced.front();
   if (sources_known && all_fit(misplaced, [&](const Misplaced& m) {

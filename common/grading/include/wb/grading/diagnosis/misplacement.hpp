@@ -32,8 +32,9 @@ struct Misplaced {
 };
 
 // The cause that every one of `misplaced` fits, or "" when none does. `output` and
-// `input` give the arrays' shapes and tiles.
+// `input` give the arrays' shapes and tiles; `every_element_written` whether the kernel
+// wrote every element of the output (only then can the mistake lie in the read).
 std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const ArrayShape& output,
-                               const ArrayShape& input);
+                               const ArrayShape& input, bool every_element_written);
 
 }  // namespace wb::grading
