@@ -204,8 +204,8 @@ void cp_async_wait(int pending_groups, const char* file, int line) {
       queue.pending_groups() <= static_cast<std::size_t>(pending_groups)) {
     stats.warnings[
         "waits that waited for nothing: cp_async_wait<N> lets the newest N groups stay in "
-        "flight, and these threads had N or fewer committed (with one group committed, "
-        "cp_async_wait<0> is the wait that makes it land)"]++;
+        "flight, and these threads had N or fewer committed, with copies among them, so the "
+        "wait landed none of them"]++;
   }
   while (queue.pending_groups() > static_cast<std::size_t>(pending_groups)) {
     perform_copies(queue, queue.group_ends[queue.first_pending_group]);

@@ -303,8 +303,7 @@ class BlockRunner {
       worker_.stats.copies_never_waited += pending;
       worker_.stats.warnings[
           "threads ended with cp.async copies never waited for (their data never "
-          "landed in shared memory: a cp_async_wait missing after them, or copies issued "
-          "that no later read needed?)"] += threads_with_pending;
+          "landed in shared memory)"] += threads_with_pending;
     }
     check_dynamic_guards(worker_.shared);
     finish_block_footprints(worker_, block_linear_);

@@ -120,6 +120,9 @@ std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& ar
            "): a loop bound one past the tile (`<=` where `<` is meant), or the tile's origin added to an index "
            "that already counts from it, reaches this element.";
   }
+  // A GEMM operand's columns run over every k, whose last tile may be partial: a bound
+  // there may be at fault.
+  if (array.rows_only) return "";
   return "block " + pair_text(fault.block[0], fault.block[1]) + "'s tile of " + array.name + ", rows " +
          std::to_string(origin.row) + " to " + std::to_string(origin.row + shape.tile_rows - 1) + " and columns " +
          std::to_string(origin.col) + " to " + std::to_string(origin.col + shape.tile_cols - 1) +

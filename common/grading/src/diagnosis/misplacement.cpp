@@ -42,6 +42,17 @@ int other_leading_dimension(const std::vector<Misplaced>& misplaced, int rows, c
   return 0;
 }
 
+// The question a leading dimension `ld` in place of `rows` raises: a stride given in
+// elements where bytes are asked (rows floats taken as rows bytes: rows / 4 floats), or
+// another array's or tile's leading dimension.
+std::string leading_dimension_question(int ld, int rows, const char* array) {
+  if (4 * ld == rows) {
+    return "That is " + std::to_string(rows) + " bytes: is a stride of " + std::to_string(rows) +
+           " elements given where bytes are asked (sizeof(float) * " + std::to_string(rows) + ")?";
+  }
+  return std::string("Is another array's leading dimension (or a tile's) used for ") + array + "?";
+}
+
 // Where the tile of element (row, col) of `shape` starts, or (0, 0) for `whole_array`.
 Origin tile_origin(int row, int col, const ArrayShape& shape, bool whole_array) {
   if (whole_array) return {0, 0, 0};
@@ -116,7 +127,7 @@ std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const Ar
              "the output is at row + col * " + std::to_string(output.rows) + " (the output has " +
              std::to_string(output.rows) + " rows), and the value meant for " +
              pair_text(first.meant_row, first.meant_col) + " was stored " + std::to_string(ld) +
-             " floats a column instead. Is another array's leading dimension (or a tile's) used for the output?";
+             " floats a column instead. " + leading_dimension_question(ld, output.rows, "the output");
     }
     // Row and column exchanged where the output is written: the value meant for (row, col)
     // of its tile went to (col, row) of that tile.
@@ -141,8 +152,7 @@ std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const Ar
              std::to_string(input.rows) + " rows), and " + pair_text(first.row, first.col) + " took the input's " +
              pair_text(first.source_row, first.source_col) + ", where " +
              pair_text(first.expected_source_row, first.expected_source_col) + " would be with " +
-             std::to_string(ld) + " floats a column. Is another array's leading dimension (or a tile's) used "
-             "for the input?";
+             std::to_string(ld) + " floats a column. " + leading_dimension_question(ld, input.rows, "the input");
     }
     const int row_shift = first.source_row - first.expected_source_row;
     const int col_shift = first.source_col - first.expected_source_col;

@@ -30,7 +30,7 @@ std::string origin_counted_twice(const Fault& fault, const FaultedArray& array);
 // Where the faulting block's tile lies wholly inside the array, no bound of a partial
 // tile can be at fault: what the fault shows instead (one past the tile's edge: a bound
 // `<=`, or the origin added again) ("" where the tile is partial or the fault is not in
-// this array).
+// this array; for a GEMM operand, only the first, as its last k-tile may be partial).
 std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& array);
 
 // A misaligned copy wider than the `step_bytes` that each copy of the step moves (one
