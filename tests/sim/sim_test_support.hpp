@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <regex>
+#include <optional>
 #include <string>
 
 #include "wb/grading/backend_test.hpp"
@@ -19,6 +20,7 @@ using SimTest = wb::grading::KernelTest;
 struct KernelFailure {
   std::string message;
   wb::ErrorKind kind = wb::ErrorKind::other;
+  std::optional<wb::Fault> fault;  // the evidence the error carries for the graders
 };
 
 // Runs `launch`, which must fail with a KernelError, and returns what it reported, so
@@ -29,7 +31,7 @@ KernelFailure kernel_failure_of(Launch&& launch) {
   try {
     launch();
   } catch (const wb::sim::KernelError& error) {
-    return {error.what(), error.kind()};
+    return {error.what(), error.kind(), error.fault()};
   }
   ADD_FAILURE() << "the launch should have failed with wb::sim::KernelError";
   return {};

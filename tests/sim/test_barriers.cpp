@@ -53,6 +53,51 @@ __global__ void barrier_per_branch(int* barrier_lines) {
   }
 }
 
+// The lower half copies its values and waits at a barrier inside the branch; the upper
+// half skips the branch and reads what the lower half wrote: a barrier some threads skip.
+__global__ void barrier_inside_a_branch(float* out) {
+  __shared__ float smem_values[kThreads];
+  if (threadIdx.x < kThreads / 2) {
+    smem_values[threadIdx.x] = static_cast<float>(threadIdx.x);
+    __syncthreads();
+  }
+  out[threadIdx.x] = smem_values[threadIdx.x % (kThreads / 2)];
+}
+
+// A loop that refills shared memory without a barrier after the reads: thread 0 waits at
+// the loop's barrier in its second pass while thread 63 still reads the first pass's
+// values. A missing barrier, not a skipped one: thread 63 has passed that barrier before.
+__global__ void refill_without_a_barrier_after_the_reads(float* out) {
+  __shared__ float smem_values[kThreads];
+  float sum = 0.0f;
+  for (int pass = 0; pass < 2; ++pass) {
+    smem_values[threadIdx.x] = static_cast<float>(pass + threadIdx.x);
+    __syncthreads();
+    sum += smem_values[(threadIdx.x + 1) % kThreads];
+  }
+  out[threadIdx.x] = sum;
+}
+
+TEST_F(SimBarriers, AReadPastABarrierThatOthersWaitAtIsABarrierSkipped) {
+  wb::DeviceBuffer<float> out(kThreads);
+  const sim_test::KernelFailure failure = sim_test::kernel_failure_of(
+      [&] { wb::launch(barrier_inside_a_branch, dim3(1), dim3(kThreads), 0, out.data()); });
+  EXPECT_EQ(failure.kind, wb::ErrorKind::barrier) << failure.message;
+  EXPECT_TRUE(contains(failure.message, "threads at different __syncthreads\\(\\): this thread reads "
+                                        "smem_values\\[[0-9]+\\].*now waits at the __syncthreads\\(\\) at "
+                                        "[^ ]*test_barriers.cpp:[0-9]+, while this thread is past that line "
+                                        "without ever having waited there"))
+      << failure.message;
+}
+
+TEST_F(SimBarriers, ARaceWithAThreadAheadInALoopIsStillAMissingBarrier) {
+  wb::DeviceBuffer<float> out(kThreads);
+  const sim_test::KernelFailure failure = sim_test::kernel_failure_of(
+      [&] { wb::launch(refill_without_a_barrier_after_the_reads, dim3(1), dim3(kThreads), 0, out.data()); });
+  EXPECT_EQ(failure.kind, wb::ErrorKind::shared_race) << failure.message;
+  EXPECT_TRUE(contains(failure.message, "a barrier must separate them")) << failure.message;
+}
+
 TEST_F(SimBarriers, BarrierReachedByAllThreadsReleasesThem) {
   const auto seed = wb::grading::fresh_seed();
   SCOPED_TRACE("WB_SEED=" + std::to_string(seed));

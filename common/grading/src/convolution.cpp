@@ -7,6 +7,7 @@
 #include "wb/grading/compare.hpp"
 #include "wb/grading/diagnosis/convolution_models.hpp"
 #include "wb/grading/diagnosis/diagnosis.hpp"
+#include "wb/grading/diagnosis/faults.hpp"
 #include "wb/grading/diagnosis/footprint.hpp"
 #include "wb/grading/guarded_buffer.hpp"
 #include "wb/grading/random.hpp"
@@ -59,7 +60,13 @@ void check_convolution(const ConvolutionCheck& check, const std::string& configu
   gmem_weights.upload(weights);
   GuardedBuffer<float> gmem_out(input.size());
 
-  if (!run_kernel([&] { check.run(gmem_in.data(), gmem_weights.data(), gmem_out.data()); }, where, step, note)) {
+  // Two copies onto one word of the span, tested against the span's layout.
+  const auto explain_fault = [&](const Error& error) -> std::string {
+    if (!error.fault()) return "";
+    return span_overlap_cause(*error.fault(), gmem_in.data(), check.n, check.tile, halo_of(check.width));
+  };
+  if (!run_kernel([&] { check.run(gmem_in.data(), gmem_weights.data(), gmem_out.data()); }, where, step, note,
+                  explain_fault)) {
     return;
   }
 #if WB_BACKEND_SIM

@@ -119,12 +119,16 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
   gmem_b.upload(b);
   GuardedBuffer<float> gmem_c(size_of(m, n));
 
-  // A fault is tested against a tile's origin counted twice, and one past a tile's edge:
+  // A fault is tested against two copies onto one shared word, a tile's origin counted
+  // twice, and one past a tile's edge:
   // block (x, y) reads rows tile_m * x of A and tile_n * y of B, across every k.
   const auto explain_fault = [&](const Error& error) -> std::string {
     if (!error.fault() || error.kind() == ErrorKind::misaligned) return "";
     const FaultedArray operands[] = {{gmem_a.data(), {m, k, check.tile_m, k}, false, "A", true},
                                      {gmem_b.data(), {n, k, check.tile_n, k}, true, "B", true}};
+    for (const FaultedArray& operand : operands) {
+      if (std::string cause = overlapping_writes_cause(*error.fault(), operand); !cause.empty()) return cause;
+    }
     for (const FaultedArray& operand : operands) {
       if (std::string cause = origin_counted_twice(*error.fault(), operand); !cause.empty()) return cause;
     }

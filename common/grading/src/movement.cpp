@@ -51,6 +51,9 @@ void check_movement(const MovementCheck& check, const std::string& configuration
     const FaultedArray arrays[] = {{gmem_in.data(), check.input, false, "the input"},
                                    {gmem_out.data(), check.output, transposed, "the output"}};
     for (const FaultedArray& array : arrays) {
+      if (std::string cause = overlapping_writes_cause(fault, array); !cause.empty()) return cause;
+    }
+    for (const FaultedArray& array : arrays) {
       if (std::string cause = origin_counted_twice(fault, array); !cause.empty()) return cause;
     }
     for (const FaultedArray& array : arrays) {

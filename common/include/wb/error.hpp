@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -32,6 +33,20 @@ enum class ErrorKind {
   tensor_map,              ///< a bulk or tensor copy, or a tensor map, that breaks the TMA's rules
 };
 
+/// Two threads' writes to one shared word between the same two barriers
+/// (ErrorKind::shared_write_overlap): what each write brought, which tells an index that
+/// meant the same element twice from one that sent two elements to one word.
+struct OverlappingWrite {
+  std::array<unsigned, 3> first_thread{};  ///< the thread whose write came first
+  /// The device-memory bytes each write copied into the word (null: a store, not a copy).
+  const void* first_source = nullptr;
+  const void* source = nullptr;
+  /// The first writer's accesses to device memory before its write (as Fault's).
+  unsigned long long first_earlier_accesses = 0;
+  std::string array;     ///< the __shared__ array ("" for dynamic shared memory)
+  std::size_t word = 0;  ///< the word's index in it, in 4-byte elements
+};
+
 /// Where an access of a kernel faulted, as the simulator saw it: the evidence a grader
 /// tests its hypotheses against (which element the block reached, and from where).
 struct Fault {
@@ -44,6 +59,8 @@ struct Fault {
   /// one: 0 where the faulting access was its first, which an index inside the tile at
   /// first (a loop's bound past the tile's edge) cannot make.
   unsigned long long earlier_accesses = 0;
+  /// For ErrorKind::shared_write_overlap, the two writes (`address`: the word).
+  std::optional<OverlappingWrite> overlap;
 };
 
 /// A CUDA call that failed, a bad launch configuration, or (in the simulator) a kernel

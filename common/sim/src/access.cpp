@@ -77,6 +77,7 @@ void on_shared_access(ThreadState& thread, const void* address, std::size_t byte
                 write ? AccessKind::shared_store : AccessKind::shared_load, pc);
   if (SharedConflict conflict;
       !check_shared_race(thread, static_cast<const std::byte*>(address), bytes, write, pc, conflict)) {
+    if (conflict.fault) fail_without_unwinding(source_line_of(pc), conflict.message, conflict.kind, *conflict.fault);
     fail_without_unwinding(source_line_of(pc), conflict.message, conflict.kind);
   }
 }

@@ -44,8 +44,9 @@ void perform_copies(AsyncCopyQueue& queue, std::size_t up_to) {
     if (ThreadState* thread = running_thread; thread != nullptr) {
       SharedConflict conflict;
       if (!check_shared_race(*thread, copy.destination, static_cast<std::size_t>(copy.copy_bytes),
-                             true, copy.pc, conflict, copy.interval != thread->worker->shared.interval)) {
-        kernel_fail_at(source_line_of(copy.pc), conflict.message, conflict.kind);
+                             true, copy.pc, conflict, copy.interval != thread->worker->shared.interval,
+                             copy.source)) {
+        kernel_fail_conflict(source_line_of(copy.pc), "", conflict);
       }
     }
     std::memcpy(copy.destination, copy.source, static_cast<std::size_t>(copy.source_bytes));
@@ -125,14 +126,15 @@ PendingCopy issue_copy(ThreadState& thread, void* shared_dst, const void* global
                   bad.kind, global_src, false);
     }
   }
-  ++thread.global_accesses;
   auto* destination = static_cast<std::byte*>(shared_dst);
   if (worker.shared.in_static(destination)) {
     touch_static_shared(worker.shared, destination, copy_size);  // explain_bad_destination said: shared
   }
-  if (SharedConflict conflict; !check_shared_race(thread, destination, copy_size, true, pc, conflict)) {
-    kernel_fail(file, line, what + conflict.message, conflict.kind);
+  if (SharedConflict conflict; !check_shared_race(thread, destination, copy_size, true, pc, conflict, false,
+                                                   static_cast<const std::byte*>(global_src))) {
+    kernel_fail_conflict(std::string(file) + ":" + std::to_string(line), what, conflict);
   }
+  ++thread.global_accesses;  // after the race check, whose evidence counts the accesses before this one
   if (src_bytes > 0) {
     record_access(thread, src_address, copy_size, AccessKind::cp_async_read, pc);
   }

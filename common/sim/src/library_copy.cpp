@@ -109,17 +109,18 @@ void land_batch(Worker& worker, const BlockPipeline& pipeline, std::uint32_t ind
     for (const PendingCopy& copy : batch.copies[owner]) {
       SharedConflict conflict;
       if (!check_shared_race(issuer, copy.destination, static_cast<std::size_t>(copy.copy_bytes), true, copy.pc,
-                             conflict)) {
+                             conflict, false, copy.source)) {
         const std::string landing = "cuda::pipeline: the copies of " + stage_text(pipeline, index) +
                                     " land at the first consumer_wait() for it, which makes them visible to the "
                                     "block; here thread " + format_index(issuer.index) + "'s copy of it ";
         // Two copies onto one word are an overlap of their destinations, which no
         // ordering of the pipeline's calls mends.
+        if (conflict.kind == ErrorKind::shared_write_overlap) {
+          kernel_fail_conflict(source_line_of(copy.pc), landing + "lands on a word another thread wrote: ", conflict);
+        }
         kernel_fail_at(source_line_of(copy.pc),
-                       conflict.kind == ErrorKind::shared_write_overlap
-                           ? landing + "lands on a word another thread wrote: " + conflict.message
-                           : landing + "lands on a word another thread touched before: " + conflict.message + " " +
-                                 pipeline_race_hint(worker),
+                       landing + "lands on a word another thread touched before: " + conflict.message + " " +
+                           pipeline_race_hint(worker),
                        conflict.kind);
       }
       std::memcpy(copy.destination, copy.source, static_cast<std::size_t>(copy.source_bytes));
@@ -233,8 +234,8 @@ void copy_synchronously(ThreadState& thread, std::byte* dst, const std::byte* sr
     kernel_fail(file, line, what + bad.message, bad.kind);
   }
   if (worker.shared.in_static(dst)) touch_static_shared(worker.shared, dst, bytes);
-  if (SharedConflict conflict; !check_shared_race(thread, dst, bytes, true, pc, conflict)) {
-    kernel_fail(file, line, what + conflict.message, conflict.kind);
+  if (SharedConflict conflict; !check_shared_race(thread, dst, bytes, true, pc, conflict, false, src)) {
+    kernel_fail_conflict(std::string(file) + ":" + std::to_string(line), what, conflict);
   }
   record_access(thread, reinterpret_cast<std::uintptr_t>(src), bytes, AccessKind::global_load, pc);
   record_access(thread, reinterpret_cast<std::uintptr_t>(dst), bytes, AccessKind::shared_store, pc);

@@ -22,6 +22,10 @@
 // overlap (ErrorKind::shared_write_overlap), not a missing barrier. A copy landing at a
 // wait placed after the barrier keeps its own message: there the barrier is misplaced.
 #include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <cstdint>
+#include <tuple>
 
 #include "worker.hpp"
 
@@ -64,6 +68,37 @@ std::string write_overlap_message(const Worker& worker, const ThreadState& threa
          "lines' indices overlap " + overlaps + ", and a barrier would not fix that.";
 }
 
+// The device-memory bytes a copy from `source` to shared `offset` brings into word
+// `index` (null for a store).
+const std::byte* word_source(const std::byte* source, std::size_t offset, std::size_t index) {
+  if (source == nullptr) return nullptr;
+  return source + (static_cast<std::ptrdiff_t>(4 * index) - static_cast<std::ptrdiff_t>(offset));
+}
+
+// Whether `thread`, racing with `other`, which waits at a __syncthreads(), skipped that
+// barrier: it never passed it in this block, yet it runs a later line of the same
+// function. A thread that has not reached the barrier yet is at an earlier line, or has
+// passed it before (a loop); one past it without ever waiting there took a branch around
+// it (an if, or a loop it ran fewer times).
+bool skipped_the_barrier(const ThreadState& thread, const ThreadState& other, const void* pc) {
+  if (other.status != ThreadStatus::at_barrier || other.barrier_pc == nullptr || other.barrier_file == nullptr) {
+    return false;
+  }
+  const std::vector<const void*>& passed = thread.barriers_passed;
+  if (std::find(passed.begin(), passed.end(), other.barrier_pc) != passed.end()) return false;
+  const std::string function = function_holding(pc);
+  if (function.empty() || function != function_holding(other.barrier_pc)) return false;
+  const std::string line = source_line_of(pc);
+  const std::size_t colon = line.rfind(':');
+  if (colon == std::string::npos) return false;
+  const std::string file = line.substr(0, colon), barrier_file = other.barrier_file;
+  const auto ends_with = [](const std::string& text, const std::string& tail) {
+    return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  if (!ends_with(barrier_file, file) && !ends_with(file, barrier_file)) return false;
+  return std::atoi(line.c_str() + colon + 1) > other.barrier_line;
+}
+
 }  // namespace
 
 void begin_interval(SharedMemory& shared) {
@@ -76,7 +111,8 @@ void begin_interval(SharedMemory& shared) {
 }
 
 bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_t bytes,
-                       bool write, const void* pc, SharedConflict& conflict, bool landing) {
+                       bool write, const void* pc, SharedConflict& conflict, bool landing,
+                       const std::byte* source) {
   Worker& worker = *thread.worker;
   SharedMemory& shared = worker.shared;
   std::vector<WordHistory>* histories = nullptr;
@@ -143,12 +179,34 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
                         "last __syncthreads(); " + toucher + " " + toucher_did +
                         " in the same stretch between barriers. Every thread must wait for its "
                         "copies before the __syncthreads() that lets the others read them.",
-                    ErrorKind::shared_race};
+                    ErrorKind::shared_race, std::nullopt};
         return false;
       }
       if (write && other_did[0] == 'w') {
+        // The evidence of which index went wrong: the element each write brought.
+        OverlappingWrite overlap;
+        const uint3 first = worker.threads[other]->index;
+        overlap.first_thread = {first.x, first.y, first.z};
+        overlap.first_source = word.write_source;
+        overlap.source = word_source(source, offset, index);
+        overlap.first_earlier_accesses = word.writer_accesses;
+        std::tie(overlap.array, overlap.word) = shared_array_word(shared, word_address);
         conflict = {write_overlap_message(worker, thread, other, what, pc, other_pc),
-                    ErrorKind::shared_write_overlap};
+                    ErrorKind::shared_write_overlap,
+                    Fault{{blockIdx.x, blockIdx.y, blockIdx.z}, {thread.index.x, thread.index.y, thread.index.z},
+                          word_address, true,
+                          static_cast<unsigned>(bytes), thread.global_accesses, overlap}};
+        return false;
+      }
+      if (const ThreadState& other_thread = *worker.threads[other]; skipped_the_barrier(thread, other_thread, pc)) {
+        conflict = {std::string("threads at different __syncthreads(): this thread ") + (write ? "writes " : "reads ") +
+                        what + ", which " + thread_name(worker, other) + " " + other_did + " at " + line_of(other_pc) +
+                        "; that thread now waits at the __syncthreads() at " + other_thread.barrier_file + ":" +
+                        std::to_string(other_thread.barrier_line) + ", while this thread is past that line without "
+                        "ever having waited there: the barrier sits inside a condition (an if, or a loop that runs "
+                        "a different number of times) that this thread skipped. Every thread of a block must reach "
+                        "the same __syncthreads().",
+                    ErrorKind::barrier, std::nullopt};
         return false;
       }
       conflict = {std::string("a race on shared memory: this thread ") +
@@ -159,7 +217,7 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
              (write ? "other thread's access may come before or after this write"
                     : "read may see the value before or after the write") +
              ": a barrier must separate them." + bulk_copy_race_note(worker, other_pc),
-                  ErrorKind::shared_race};
+                  ErrorKind::shared_race, std::nullopt};
       return false;
     }
     // A load of a word this block never wrote: the evidence of a gap in its copies.
@@ -174,6 +232,13 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
       word.writer = self;
       word.writer_syncs = syncs;
       word.write_pc = pc;
+      // A copy landing at its wait writes the word again: its evidence stays its issue's.
+      const std::byte* brought = word_source(source, offset, index);
+      if (!same_writer || brought == nullptr || brought != word.write_source) {
+        word.writer_accesses = static_cast<std::uint32_t>(
+            std::min<unsigned long long>(thread.global_accesses, UINT32_MAX));
+      }
+      word.write_source = brought;
     } else if (word.read_interval != interval) {
       word.read_interval = interval;
       word.reader = self;

@@ -247,6 +247,8 @@ class BlockRunner {
       thread.copies.clear();
       thread.last_seen = LastSeen{};
       thread.global_accesses = 0;
+      thread.barrier_pc = nullptr;
+      thread.barriers_passed.clear();
     }
   }
 
@@ -533,7 +535,8 @@ void kernel_fail_access(const char* file, int line, const std::string& what, Err
                      address,
                      write,
                      bytes,
-                     running_thread == nullptr ? 0 : running_thread->global_accesses});
+                     running_thread == nullptr ? 0 : running_thread->global_accesses,
+                     std::nullopt});
     throw;
   }
 }
@@ -546,26 +549,52 @@ void kernel_fail_at(const std::string& place, const std::string& what, ErrorKind
   throw KernelError(where + what, kind);
 }
 
-void fail_without_unwinding(const std::string& place, const std::string& what,
-                            ErrorKind kind, const void* fault_address, bool fault_write) {
+void kernel_fail_conflict(const std::string& place, const std::string& what, const SharedConflict& conflict) {
+  try {
+    kernel_fail_at(place, what + conflict.message, conflict.kind);
+  } catch (KernelError& error) {
+    if (conflict.fault) error.set_fault(*conflict.fault);
+    throw;
+  }
+}
+
+namespace {
+
+[[noreturn]] void fail_thread(const std::string& place, const std::string& what, ErrorKind kind,
+                              const std::optional<Fault>& fault) {
   ThreadState* thread = running_thread;
   try {
     kernel_fail_at(place, what, kind);
   } catch (KernelError& error) {
-    if (fault_address != nullptr) {
-      error.set_fault({{blockIdx.x, blockIdx.y, blockIdx.z},
-                       {threadIdx.x, threadIdx.y, threadIdx.z},
-                       fault_address,
-                       fault_write,
-                       0,
-                       thread->global_accesses});
-    }
+    if (fault) error.set_fault(*fault);
     thread->error = std::current_exception();
   }
   thread->status = ThreadStatus::failed;
   thread->fiber->abandon();
   thread->fiber->suspend();
   std::abort();  // never resumed
+}
+
+}  // namespace
+
+void fail_without_unwinding(const std::string& place, const std::string& what, ErrorKind kind,
+                            const void* fault_address, bool fault_write) {
+  std::optional<Fault> fault;
+  if (fault_address != nullptr) {
+    fault = Fault{{blockIdx.x, blockIdx.y, blockIdx.z},
+                  {threadIdx.x, threadIdx.y, threadIdx.z},
+                  fault_address,
+                  fault_write,
+                  0,
+                  running_thread->global_accesses,
+                  std::nullopt};
+  }
+  fail_thread(place, what, kind, fault);
+}
+
+void fail_without_unwinding(const std::string& place, const std::string& what, ErrorKind kind,
+                            const Fault& fault) {
+  fail_thread(place, what, kind, fault);
 }
 
 void kernel_assert_failed(const char* condition, const char* file, int line) {
@@ -581,9 +610,12 @@ void sync_block(const char* file, int line) {
   thread->status = ThreadStatus::at_barrier;
   thread->barrier_file = file;
   thread->barrier_line = line;
+  thread->barrier_pc = __builtin_return_address(0);
   note_call_site(*thread, file, line);
   thread->fiber->suspend();
   if (thread->worker->block_aborting) throw BlockAborted{};
+  std::vector<const void*>& passed = thread->barriers_passed;
+  if (std::find(passed.begin(), passed.end(), thread->barrier_pc) == passed.end()) passed.push_back(thread->barrier_pc);
 }
 
 ThreadState& require_thread(const char* what, const char* file, int line) {

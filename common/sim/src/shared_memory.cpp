@@ -186,6 +186,8 @@ std::string function_of(const void* pc) {
 
 }  // namespace
 
+std::string function_holding(const void* pc) { return function_of(pc); }
+
 SharedVariable shared_variable_at(const SharedMemory& shared, const void* pointer) {
   const auto* address = static_cast<const std::byte*>(pointer);
   if (!shared.in_static(address)) return {};
@@ -250,6 +252,19 @@ std::string describe_shared_address(const SharedMemory& shared, const void* poin
            (from_start < 0 ? "before its start" : "past its end");
   }
   return "byte " + std::to_string(offset) + " of the static shared memory";
+}
+
+std::pair<std::string, std::size_t> shared_array_word(const SharedMemory& shared, const void* pointer) {
+  const auto* address = static_cast<const std::byte*>(pointer);
+  if (shared.in_dynamic(address, 1)) return {"", static_cast<std::size_t>(address - shared.dynamic_begin()) / 4};
+  if (!shared.in_static(address)) return {"", 0};
+  const auto offset = static_cast<std::size_t>(address - shared.tls_begin);
+  for (const TlsSymbol& symbol : tls_symbols()) {
+    if (symbol.shared && offset >= symbol.offset && offset < symbol.offset + symbol.bytes) {
+      return {symbol.name, (offset - symbol.offset) / 4};
+    }
+  }
+  return {"", 0};
 }
 
 void locate_static_shared(SharedMemory& shared) {

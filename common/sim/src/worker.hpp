@@ -93,6 +93,10 @@ struct ThreadState {
   ThreadStatus status = ThreadStatus::ready;
   const char* barrier_file = nullptr;
   int barrier_line = 0;
+  // The code address of that __syncthreads() (in the kernel), and those this thread has
+  // passed in its block: evidence of a barrier that a thread skipped (race_check.cpp).
+  const void* barrier_pc = nullptr;
+  std::vector<const void*> barriers_passed;
   std::exception_ptr error;
   AsyncCopyQueue copies;
   LastSeen last_seen;
@@ -169,6 +173,10 @@ struct WordHistory {
   const void* write_pc = nullptr;
   const void* read_pc = nullptr;
   const void* other_read_pc = nullptr;
+  // What the last write brought: the device-memory bytes a copy read into this word
+  // (null for a store), and its writer's accesses to device memory before it.
+  const std::byte* write_source = nullptr;
+  std::uint32_t writer_accesses = 0;
 };
 
 // A rendezvous of the lanes of one warp: __syncwarp, a shuffle, a vote. Lanes deposit
@@ -365,6 +373,9 @@ void log_launch(const LaunchConfig& config, const LaunchStats& stats);
 [[noreturn]] void fail_without_unwinding(const std::string& place, const std::string& what,
                                          ErrorKind kind, const void* fault_address = nullptr,
                                          bool fault_write = false);
+// The same with the error's whole fault (a shared conflict's).
+[[noreturn]] void fail_without_unwinding(const std::string& place, const std::string& what,
+                                         ErrorKind kind, const Fault& fault);
 
 // The device allocation starting at or below `pointer`, whatever its size.
 Allocation device_allocation_below(const void* pointer);
@@ -424,6 +435,11 @@ void check_dynamic_guards(const SharedMemory& shared);
 // address outside every array from.
 std::string describe_shared_address(const SharedMemory& shared, const void* address,
                                     std::size_t bytes, const void* pc = nullptr);
+// The demangled name of the function of the executable whose code holds `pc`, or "".
+std::string function_holding(const void* pc);
+// The __shared__ array holding `address` ("" for the dynamic shared memory, or none)
+// and the index of its word there, in 4-byte elements.
+std::pair<std::string, std::size_t> shared_array_word(const SharedMemory& shared, const void* address);
 
 // The race check (race_check.cpp). A new barrier interval: what threads did before it
 // is ordered with what they do after.
@@ -433,13 +449,20 @@ void begin_interval(SharedMemory& shared);
 struct SharedConflict {
   std::string message;
   ErrorKind kind = ErrorKind::shared_race;
+  // For shared_write_overlap: the two writes, which the error carries for the graders.
+  std::optional<Fault> fault;
 };
 // Checks an access of `thread` to shared memory against the word histories and records
 // it: false, and `conflict` set, when it conflicts with another thread's. `landing`: the
 // write of a cp.async landing at its thread's wait, with a barrier between its issue and
-// its wait.
+// its wait. `source`: the device-memory bytes a copy writes from (null: a store).
 bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_t bytes,
-                       bool write, const void* pc, SharedConflict& conflict, bool landing = false);
+                       bool write, const void* pc, SharedConflict& conflict, bool landing = false,
+                       const std::byte* source = nullptr);
+// Fails the launch with a conflict's message after `what`, at `place` ("copy.cu:53"),
+// carrying its fault where it has one.
+[[noreturn]] void kernel_fail_conflict(const std::string& place, const std::string& what,
+                                       const SharedConflict& conflict);
 
 // Warp requests (requests.cpp): records one access of the running thread.
 inline void record_access(ThreadState& thread, std::uintptr_t address, std::size_t bytes,

@@ -82,25 +82,28 @@ wb_wrong_kernel(tile_origin_counted_twice
 # Two threads write one shared word between two barriers: an index mistake, which a
 # barrier would not fix. Each EXPECT asks for both writers and the overlap as the cause.
 set(overlap_found "step 1.*cp.async of 4 bytes: two threads write smem_tile\\[[0-9]+\\] \\(in 4-byte elements\\) between the same two barriers: thread \\([0-9]+,0,0\\) of block \\([0-9]+,[0-9]+,0\\) wrote it at [^ ]*copy.cu:[0-9]+, then thread \\([0-9]+,0,0\\) writes it at [^ ]*copy.cu:[0-9]+\\. One line computed the same index for both threads: their indices overlap.*a __syncthreads\\(\\) would not fix this")
-set(overlap_cause "Likely cause: two threads wrote the same shared word between two barriers, so the indices they computed overlap")
+# The elements both copies brought name which index is wrong: the same element twice (the
+# threads' (row, col) overlap), or one outside the tile (a bound past it).
+set(same_element_cause "Likely cause: thread \\([0-9]+, 0\\) \\([^)]*\\) and thread \\([0-9]+, 0\\) \\([^)]*\\) both copied element \\([0-9]+, [0-9]+\\) of block \\(0, 0\\)'s tile of the input.*two threads meant the same element.*either a loop's step is too small.*or the \\(row, col\\) a thread starts from")
+set(past_the_tile_cause "Likely cause: thread \\(0, 0\\) copied element \\(128, 0\\) of the input into smem_tile\\[128\\], outside block \\(0, 0\\)'s tile of the input \\(rows 0 to 127, columns 0 to 15\\): one past its last row, where a loop bound one past the tile \\(`<=` where `<` is meant\\) reaches")
 
 # Rows stepped by the thread layout's columns (8) instead of its rows (32): thread row 8
 # copies rows 8, 16, ... which thread row 0 copies too.
 wb_wrong_kernel(rows_stepped_by_a_wrong_stride
   FIND "    for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {"
   REPLACE "    for (int row = thread_coord.row; row < kTileRows; row += kThreadCols) {"
-  EXPECT "${overlap_found}.*${overlap_cause}")
+  EXPECT "${overlap_found}.*${same_element_cause}")
 
 # The thread coordinate's row and column exchanged on the 32x8 thread layout: thread row
 # 8 starts at column 8, which thread row 0 reaches by its step of 8.
 wb_wrong_kernel(thread_row_and_column_exchanged
   FIND "  for (int col = thread_coord.col; col < kTileCols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {"
   REPLACE "  for (int col = thread_coord.row; col < kTileCols; col += kThreadCols) {\n    for (int row = thread_coord.col; row < kTileRows; row += kThreadRows) {"
-  EXPECT "${overlap_found}.*${overlap_cause}")
+  EXPECT "${overlap_found}.*${same_element_cause}")
 
 # The row bound one past the tile: row 128 of a column-major 128-row tile is row 0 of the
 # next column, which another thread copies.
 wb_wrong_kernel(row_bound_one_past_the_tile
   FIND "    for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {"
   REPLACE "    for (int row = thread_coord.row; row <= kTileRows; row += kThreadRows) {"
-  EXPECT "${overlap_found}.*${overlap_cause}")
+  EXPECT "${overlap_found}.*${past_the_tile_cause}")

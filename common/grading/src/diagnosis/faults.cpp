@@ -1,5 +1,7 @@
 #include "wb/grading/diagnosis/faults.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 
@@ -132,6 +134,158 @@ std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& ar
          (fault.write ? "store" : "read") +
          " is computed wrongly for an element inside the tile: check each term of its row and column (the "
          "leading dimension, a stride, a coordinate taken twice or exchanged).";
+}
+
+namespace {
+
+// The element of `array` that `source` points at, from its first element (nothing where
+// it lies outside the array or between two floats).
+std::optional<long long> element_at(const void* source, const FaultedArray& array) {
+  const auto offset = reinterpret_cast<std::intptr_t>(source) - reinterpret_cast<std::intptr_t>(array.begin);
+  const long long count = static_cast<long long>(array.shape.rows) * array.shape.cols;
+  if (source == nullptr || offset < 0 || offset % static_cast<std::intptr_t>(sizeof(float)) != 0) return std::nullopt;
+  const long long element = offset / static_cast<std::intptr_t>(sizeof(float));
+  if (element >= count) return std::nullopt;
+  return element;
+}
+
+std::string thread_text(const std::array<unsigned, 3>& thread) {
+  return "thread " + pair_text(thread[0], thread[1]);
+}
+
+// Where a thread's accesses stood at a write: its first, or after others.
+std::string nth_text(unsigned long long earlier) {
+  return earlier == 0 ? "its first copy" : "after " + std::to_string(earlier) + " earlier accesses";
+}
+
+// The elements two copies brought into one word are different, both inside the tile:
+// the index that puts both on `word`, where one of the usual forms does.
+std::string shared_index_fit(const Element& first, const Element& second, long long word,
+                             const FaultedArray& array) {
+  const long long tile_rows = array.shape.tile_rows;
+  // Column-major, row + col * stride: the stride that makes both meet.
+  if (first.col != second.col && (second.row - first.row) % (first.col - second.col) == 0) {
+    const long long stride = (second.row - first.row) / (first.col - second.col);
+    if (stride > 0 && stride < tile_rows && word - (first.row + first.col * stride) >= 0) {
+      return " Both fit a shared index row + col * " + std::to_string(stride) + ": a column stride of " +
+             std::to_string(stride) + " where a column of the tile holds " + std::to_string(tile_rows) +
+             " rows, so one column's last rows land on the next column's first. The stride between columns "
+             "is at least the tile's rows (plus any padding).";
+    }
+  }
+  // Row and column exchanged: col + row * stride, with the tile's own column stride.
+  if (first.row != second.row && (second.col - first.col) % (first.row - second.row) == 0) {
+    const long long stride = (second.col - first.col) / (first.row - second.row);
+    if (stride >= tile_rows && stride <= tile_rows + 8 && word - (first.col + first.row * stride) >= 0) {
+      return " Both fit a shared index col + row * " + std::to_string(stride) +
+             ", the tile's column stride applied to the row: the row and the column are exchanged in the "
+             "shared index (layout(col, row) where layout(row, col) is meant, or the coordinates swapped in "
+             "the offset).";
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string overlapping_writes_cause(const Fault& fault, const FaultedArray& array) {
+  if (!fault.overlap) return "";
+  const OverlappingWrite& overlap = *fault.overlap;
+  const std::optional<long long> first = element_at(overlap.first_source, array);
+  const std::optional<long long> second = element_at(overlap.source, array);
+  if (!first || !second) return "";
+  const long long rows = array.shape.rows;
+  const Element first_element{*first % rows, *first / rows}, second_element{*second % rows, *second / rows};
+  const Element origin = tile_origin(fault, array);
+  const Element first_local{first_element.row - origin.row, first_element.col - origin.col};
+  const Element second_local{second_element.row - origin.row, second_element.col - origin.col};
+  const std::string word = (overlap.array.empty() ? std::string("the dynamic shared memory") : overlap.array) +
+                           "[" + std::to_string(overlap.word) + "]";
+  const std::string first_thread = thread_text(overlap.first_thread), second_thread = thread_text(fault.thread);
+  const std::string block = "block " + pair_text(fault.block[0], fault.block[1]);
+  // The rows and columns of the tile that lie inside the array.
+  const long long tile_cols = array.rows_only ? array.shape.cols : array.shape.tile_cols;
+  const long long valid_rows = std::min<long long>(array.shape.tile_rows, rows - origin.row);
+  const long long valid_cols = std::min<long long>(tile_cols, array.shape.cols - origin.col);
+  const auto outside = [&](const Element& local) {
+    return local.row < 0 || local.row >= valid_rows || local.col < 0 || local.col >= valid_cols;
+  };
+  const std::string tile_text = block + "'s tile of " + array.name + " (rows " + std::to_string(origin.row) + " to " +
+                                std::to_string(origin.row + valid_rows - 1) + ", columns " +
+                                std::to_string(origin.col) + " to " + std::to_string(origin.col + valid_cols - 1) + ")";
+  for (const bool second_is_out : {true, false}) {
+    const Element& local = second_is_out ? second_local : first_local;
+    if (!outside(local)) continue;
+    const Element& element = second_is_out ? second_element : first_element;
+    const bool row_past = local.row == valid_rows && local.col >= 0 && local.col < valid_cols;
+    const bool col_past = local.col == valid_cols && local.row >= 0 && local.row < valid_rows;
+    return (second_is_out ? second_thread : first_thread) + " copied element " +
+           pair_text(element.row, element.col) + " of " + array.name + " into " + word + ", outside " + tile_text +
+           (row_past || col_past
+                ? std::string(": one past its last ") + (row_past ? "row" : "column") +
+                      ", where a loop bound one past the tile (`<=` where `<` is meant) reaches"
+                : std::string(": the index of its source leaves the tile")) +
+           ", and its copy lands on the word another thread filled with an element of the tile.";
+  }
+  const std::string pair_of_threads = first_thread + " (" + nth_text(overlap.first_earlier_accesses) + ") and " +
+                                      second_thread + " (" + nth_text(fault.earlier_accesses) + ")";
+  if (*first == *second) {
+    std::string cause = pair_of_threads + " both copied element " + pair_text(first_local.row, first_local.col) +
+                        " of " + tile_text + " into " + word +
+                        ": two threads meant the same element, so their (row, col) overlap and some other "
+                        "element is copied by no thread. The destination index is not at fault; ";
+    if (overlap.first_earlier_accesses == 0 && fault.earlier_accesses == 0) {
+      return cause + "both threads start at that element, so the (row, col) each computes from threadIdx coincide: "
+                     "a coordinate taken with the wrong extent (the row and column of a non-square thread layout "
+                     "exchanged, a division or remainder by the wrong count).";
+    }
+    return cause + "either a loop's step is too small (less than the rows or columns that the block's threads "
+                   "cover together, or the other dimension's count), or the (row, col) a thread starts from, "
+                   "computed from threadIdx, puts it on another thread's elements (the row and column of a "
+                   "non-square thread layout exchanged).";
+  }
+  return pair_of_threads + " copied two different elements of " + tile_text + ", " +
+         pair_text(first_local.row, first_local.col) + " and " + pair_text(second_local.row, second_local.col) +
+         ", into one word, " + word +
+         ": the threads copy the right elements, but the shared index puts both on one word." +
+         shared_index_fit(first_local, second_local, static_cast<long long>(overlap.word), array);
+}
+
+std::string span_overlap_cause(const Fault& fault, const float* input, int n, int tile, int halo) {
+  if (!fault.overlap || tile <= 0) return "";
+  const OverlappingWrite& overlap = *fault.overlap;
+  const long long span = tile + 2LL * halo;
+  const auto word = static_cast<long long>(overlap.word);
+  if (word >= span) return "";  // beyond the first buffer: which tile it holds is not known
+  const long long span_start = static_cast<long long>(fault.block[0]) * tile - halo;
+  const long long expected = span_start + word;
+  const FaultedArray array{input, {n, 1, tile, 1}, false, "the input"};
+  const std::string word_text = overlap.array + "[" + std::to_string(overlap.word) + "]";
+  for (const bool second : {true, false}) {
+    const std::optional<long long> element = element_at(second ? overlap.source : overlap.first_source, array);
+    if (!element || *element == expected) continue;
+    const long long distance = *element - expected;
+    const std::string copier = thread_text(second ? fault.thread : overlap.first_thread);
+    const std::string observed = copier + " of block " + std::to_string(fault.block[0]) + " copied input[" +
+                                 std::to_string(*element) + "] into " + word_text + ", which holds input[" +
+                                 std::to_string(expected) + "] in the span of the block's first tile (it starts at " +
+                                 std::to_string(span_start) + " = tile * " + std::to_string(tile) + " - halo " +
+                                 std::to_string(halo) + "), so the copy is " + std::to_string(distance) +
+                                 " elements off and lands on a word another thread wrote";
+    if (distance == halo || distance == -halo) {
+      return observed + ": the halo, " + std::to_string(halo) + ". Word j of the span holds input[span_start + j]: "
+             "a copy of elements from `first` goes to the span at (first - span_start), and the source counts from "
+             "span_start = tile_start - halo.";
+    }
+    if (distance % tile == 0 && distance > 0) {
+      return observed + ": " + std::to_string(distance / tile) + " whole tile" + (distance / tile > 1 ? "s" : "") +
+             ", a later tile of this block copied into the buffer that its first tile fills, before any barrier "
+             "let the first be read. The next tile goes to the other buffer (stage ^ 1), not the one being "
+             "computed.";
+    }
+    return observed + ".";
+  }
+  return "";
 }
 
 std::string copy_wider_than_the_step(const Fault& fault, ErrorKind kind, unsigned step_bytes) {

@@ -24,10 +24,19 @@ inline Causes causes_with(Causes common, const Causes& overrides) {
   return common;
 }
 
+// The likely cause of ErrorKind::barrier, the same in every chapter; `example` names a
+// condition of the chapter's own that a barrier must not sit under ("out_index < n").
+inline std::string barrier_divergence_cause(const std::string& example = "") {
+  return "threads wait at different __syncthreads(): keep every barrier outside any condition that differs "
+         "between the threads of a block" +
+         (example.empty() ? std::string() : " (" + example + ", say)") + ".";
+}
+
 // The causes that read the same in every chapter, for the kinds a step does not name
 // itself (Step::cause_line falls back on them).
 inline const Causes& shared_causes() {
   static const Causes causes = {
+      {ErrorKind::barrier, barrier_divergence_cause()},
       {ErrorKind::shared_write_overlap,
        "two threads wrote the same shared word between two barriers, so the indices they "
        "computed overlap: rows stepped by a wrong stride, a thread coordinate's row and column "
@@ -35,14 +44,6 @@ inline const Causes& shared_causes() {
        "tile needs exactly one writer; a __syncthreads() would not fix this."},
   };
   return causes;
-}
-
-// The likely cause of ErrorKind::barrier, the same in every chapter; `example` names a
-// condition of the chapter's own that a barrier must not sit under ("out_index < n").
-inline std::string barrier_divergence_cause(const std::string& example = "") {
-  return "threads wait at different __syncthreads(): keep every barrier outside any condition that differs "
-         "between the threads of a block" +
-         (example.empty() ? std::string() : " (" + example + ", say)") + ".";
 }
 
 // The likely cause of copies issued without end (ErrorKind::too_many_copies): a loop whose

@@ -33,6 +33,21 @@ std::string origin_counted_twice(const Fault& fault, const FaultedArray& array);
 // this array; for a GEMM operand, only the first, as its last k-tile may be partial).
 std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& array);
 
+// Two threads' copies wrote one shared word between two barriers (Fault::overlap), both
+// from `array`: the elements they brought say which index is wrong. The same element: the
+// threads' (row, col) overlap (the loop's steps, or the coordinates taken from threadIdx).
+// An element outside the block's tile: that copy's bound or index leaves the tile. Two
+// elements of the tile: the shared index maps both onto one word, with the index that
+// fits both named where one does ("" where a write was a store, or not from `array`).
+std::string overlapping_writes_cause(const Fault& fault, const FaultedArray& array);
+
+// The same for a convolution's span (1-D, `input` of `n` floats): word j of the span
+// buffer that a block's first tile fills holds input[tile_index * tile - halo + j]. A
+// copy that brought another element there is named with its distance: the halo (a
+// destination or source not counted from the span's start), or whole tiles (a later
+// tile's copy into the buffer that the first tile fills) ("" where no copy is off).
+std::string span_overlap_cause(const Fault& fault, const float* input, int n, int tile, int halo);
+
 // A misaligned copy wider than the `step_bytes` that each copy of the step moves (one
 // float: 4): the copy's width is the mistake, not the address ("" otherwise).
 std::string copy_wider_than_the_step(const Fault& fault, ErrorKind kind, unsigned step_bytes);
