@@ -173,6 +173,7 @@ TEST_F(Chapter5Vector, Step2SixteenByteCopiesInTheGemm) {
     check.tile_m = ch05::kGemmTile;
     check.tile_n = ch05::kGemmTile;
     check.tile_k = ch05::kGemmTileK;
+    check.step_wait = ch05::kGemmStages - 2;  // the pipeline's wait, as chapter 4's
     check.run = [shape](const float* a, const float* b, float* c) { ch05::gemm_copies_16(a, b, c, shape.m, shape.n, shape.k); };
 #if WB_BACKEND_SIM
     check.technique = [shape](const wb::sim::LaunchStats& stats) {

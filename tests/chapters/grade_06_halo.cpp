@@ -226,6 +226,7 @@ TEST_F(Chapter6Halo, Step2SeveralTilesABlockDoubleBuffered) {
     ConvolutionCheck check =
         convolution_check(kStep2, ch06::convolve_double_buffered, n, ch06::kWidth, ch06::kStreamTile);
     check.in_flight_cause = kInFlightCause;
+    check.step_wait = 1;  // the double buffer's wait<1>: this tile's group lands, the next one's travels
     check.first_tile_in_flight_cause = kFirstTileInFlightCause;
     check.last_tile_in_flight_cause = kLastTileInFlightCause;
 #if WB_BACKEND_SIM
@@ -268,6 +269,7 @@ void check_width() {
   wb::grading::check_convolution_sizes(list, [&](int n) {
     ConvolutionCheck check = convolution_check(kStep3, ch06::convolve_width<Width>, n, Width, ch06::kStreamTile);
     check.in_flight_cause = kInFlightCause;
+    check.step_wait = 1;  // the double buffer's wait<1>: this tile's group lands, the next one's travels
     check.first_tile_in_flight_cause = kFirstTileInFlightCause;
     check.last_tile_in_flight_cause = kLastTileInFlightCause;
     check.note = note;

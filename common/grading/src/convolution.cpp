@@ -89,8 +89,13 @@ void check_convolution(const ConvolutionCheck& check, const std::string& configu
   options.tolerance.relative = kConvolutionTolerance;
   options.tolerance.scale = weight_sum;
   options.input = &input;
+#if WB_BACKEND_SIM
+  const ConvolutionRun run{check, input, weights, output, reference, kConvolutionTolerance * weight_sum,
+                           launched_blocks, &stats};
+#else
   const ConvolutionRun run{check, input, weights, output, reference, kConvolutionTolerance * weight_sum,
                            launched_blocks};
+#endif
   Diagnosis diagnosis([&run](const std::vector<double>& model) { return reproduces(run, model); });
 #if WB_BACKEND_SIM
   if (check.uses_cp_async) {

@@ -9,6 +9,7 @@
 #include "wb/grading/diagnosis/diagnosis.hpp"
 #include "wb/grading/diagnosis/gemm_models.hpp"
 #include "wb/grading/diagnosis/faults.hpp"
+#include "wb/grading/diagnosis/in_flight.hpp"
 #include "wb/grading/diagnosis/footprint.hpp"
 #include "wb/grading/guarded_buffer.hpp"
 #include "wb/grading/random.hpp"
@@ -66,6 +67,9 @@ std::string likely_cause(const GemmCheck& check, const GemmRun& run, const std::
   }
 #if WB_BACKEND_SIM
   diagnosis.finding([&] { return unfilled_read_cause(stats, holds_poison(c, poison::Kind::stale)); });
+  diagnosis.finding([&] {
+    return holds_poison(c, poison::Kind::in_flight) ? in_flight_read_cause(stats, check.step_wait) : std::string();
+  });
 #endif
   return diagnosis.cause();
 }

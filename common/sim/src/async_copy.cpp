@@ -182,6 +182,7 @@ void cp_async_commit(const char* file, int line) {
                 ErrorKind::too_many_copies);
   }
   queue.group_ends.push_back(queue.copies.size());
+  ++thread.commits;
   ++thread.worker->stats.commit_groups;
 }
 
@@ -194,6 +195,10 @@ void cp_async_wait(int pending_groups, const char* file, int line) {
   AsyncCopyQueue& queue = thread.copies;
   LaunchStats& stats = thread.worker->stats;
   ++stats.waits;
+  ++thread.waits;
+  thread.commits_at_wait_before = thread.commits_at_last_wait;
+  thread.commits_at_last_wait = thread.commits;
+  thread.last_wait = pending_groups;
   stats.copies_in_flight_at_waits += queue.not_performed();
   if (queue.uncommitted() > 0) {
     stats.warnings[

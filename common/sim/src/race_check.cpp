@@ -24,9 +24,11 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 #include <cstdint>
 #include <tuple>
 
+#include "wb/poison.hpp"
 #include "worker.hpp"
 
 namespace wb::sim {
@@ -97,6 +99,31 @@ bool skipped_the_barrier(const ThreadState& thread, const ThreadState& other, co
   };
   if (!ends_with(barrier_file, file) && !ends_with(file, barrier_file)) return false;
   return std::atoi(line.c_str() + colon + 1) > other.barrier_line;
+}
+
+// Records the first read of a word whose copy is still in flight (its poison is there).
+void note_in_flight_read(Worker& worker, const ThreadState& thread, const WordHistory& word, bool in_static,
+                         std::size_t index, const void* pc) {
+  const SharedMemory& shared = worker.shared;
+  const std::byte* address = (in_static ? shared.static_begin : shared.dynamic_begin()) + 4 * index;
+  std::uint32_t bits = 0;
+  std::memcpy(&bits, address, sizeof bits);
+  if (!poison::matches(bits, poison::in_flight)) return;
+  const ThreadState& issuer = *worker.threads[word.writer];
+  InFlightRead read;
+  read.block_linear = static_cast<std::uint64_t>(worker.running_block);
+  read.block = blockIdx;
+  read.reader = thread.index;
+  read.issuer = issuer.index;
+  read.pc = pc;
+  read.source = word.write_source;
+  read.group = word.writer_commits;
+  read.commits = issuer.commits;
+  read.last_wait = issuer.last_wait;
+  read.commits_at_last_wait = issuer.commits_at_last_wait;
+  read.commits_at_wait_before = issuer.commits_at_wait_before;
+  read.issued_after_last_wait = word.writer_waits == issuer.waits;
+  worker.stats.in_flight_read = read;
 }
 
 }  // namespace
@@ -220,6 +247,9 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
                   ErrorKind::shared_race, std::nullopt};
       return false;
     }
+    if (!write && word.write_source != nullptr && !worker.stats.in_flight_read) {
+      note_in_flight_read(worker, thread, word, histories == &shared.static_history, index, pc);
+    }
     // A load of a word this block never wrote: the evidence of a gap in its copies.
     if (!write && word.write_interval < shared.block_first_interval) {
       note_unfilled_read(thread, histories == &shared.static_history, index, bytes, pc);
@@ -237,6 +267,8 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
       if (!same_writer || brought == nullptr || brought != word.write_source) {
         word.writer_accesses = static_cast<std::uint32_t>(
             std::min<unsigned long long>(thread.global_accesses, UINT32_MAX));
+        word.writer_commits = thread.commits;
+        word.writer_waits = thread.waits;
       }
       word.write_source = brought;
     } else if (word.read_interval != interval) {

@@ -249,6 +249,8 @@ class BlockRunner {
       thread.global_accesses = 0;
       thread.barrier_pc = nullptr;
       thread.barriers_passed.clear();
+      thread.commits = thread.waits = thread.commits_at_last_wait = thread.commits_at_wait_before = 0;
+      thread.last_wait = -1;
     }
   }
 
@@ -717,6 +719,10 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   warp_syncs += other.warp_syncs;
   for (const auto& [text, count] : other.warnings) warnings[text] += count;
   // Of the unfilled reads, the lowest block's: the same whatever the number of workers.
+  if (other.in_flight_read &&
+      (!in_flight_read || other.in_flight_read->block_linear < in_flight_read->block_linear)) {
+    in_flight_read = other.in_flight_read;
+  }
   if (other.unfilled_read && (!unfilled_read || other.unfilled_read->block_linear < unfilled_read->block_linear)) {
     unfilled_read = other.unfilled_read;
   }

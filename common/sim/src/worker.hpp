@@ -103,6 +103,13 @@ struct ThreadState {
   // Its accesses to device memory so far (loads, stores, cp.async sources), for a fault's
   // evidence (wb::Fault::earlier_accesses).
   unsigned long long global_accesses = 0;
+  // Its cp.async commit_group and wait_group calls in this block, with the commits at its
+  // last two waits and the last wait's N: the evidence of an InFlightRead.
+  std::uint32_t commits = 0;
+  std::uint32_t waits = 0;
+  std::uint32_t commits_at_last_wait = 0;
+  std::uint32_t commits_at_wait_before = 0;
+  int last_wait = -1;
   // Where the thread waits while at_pipeline: the call and its site, for a deadlock's report.
   const char* pipeline_call = nullptr;
   const char* pipeline_file = nullptr;
@@ -177,6 +184,10 @@ struct WordHistory {
   // (null for a store), and its writer's accesses to device memory before it.
   const std::byte* write_source = nullptr;
   std::uint32_t writer_accesses = 0;
+  // The writer's commits and waits when it wrote (a copy's group, and whether a wait of
+  // its thread came after it).
+  std::uint32_t writer_commits = 0;
+  std::uint32_t writer_waits = 0;
 };
 
 // A rendezvous of the lanes of one warp: __syncwarp, a shuffle, a vote. Lanes deposit

@@ -14,7 +14,7 @@ wb_wrong_kernel(no_barrier_between_wait_and_reads
 wb_wrong_kernel(no_wait
   FIND "    wb::cp_async_wait<0>();  // this thread's copies have landed: visible to this thread only\n"
   REPLACE ""
-  EXPECT "step 2.*before their cp.async had landed")
+  EXPECT "step 2.*Likely cause: thread \\([0-9]+, [0-9]+\\) of block \\([0-9]+, [0-9]+\\) read, at [^ ]*gemm.cu:[0-9]+, a word that its own cp.async was still bringing, and that thread had not waited at all: a cp_async_wait is missing")
 
 # wait<0> where the pipeline asks for wait<kStages - 2>: every copy lands at each wait,
 # the next tile's too, and nothing is left in flight while a tile is computed.
@@ -34,7 +34,7 @@ wb_wrong_kernel(stage_refilled_before_its_readers_are_done
 wb_wrong_kernel(stage_index_off_by_one
   FIND "    const int stage = k_tile % kStages;"
   REPLACE "    const int stage = (k_tile + 1) % kStages;"
-  EXPECT "step 3.*(stage indices|before their cp.async had landed)")
+  EXPECT "step 3.*Likely cause: .*its last wait<1>, with 2 groups committed, left the newest 1 in flight, this one among them, as the step's pipeline means it to: either the stage read is not the one holding the tile the wait has just landed \\(a stage index ahead\\)")
 
 # A and B exchanged in step 4's fragments: each tile of C holds its own transpose.
 wb_wrong_kernel(a_and_b_swapped

@@ -62,7 +62,7 @@ wb_wrong_kernel(weights_reversed
 wb_wrong_kernel(missing_wait
   FIND "  wb::cp_async_wait<0>();  // this thread's copies have landed: visible to this thread only\n"
   REPLACE ""
-  EXPECT "step 1.*before their cp.async had landed")
+  EXPECT "step 1.*Likely cause: thread \\([0-9]+, [0-9]+\\) of block \\([0-9]+, [0-9]+\\) read, at [^ ]*halo.cu:[0-9]+, a word that its own cp.async was still bringing, and that thread had not waited at all: a cp_async_wait is missing")
 
 # No barrier: a thread reads the span's elements that other threads copy.
 wb_wrong_kernel(missing_barrier
@@ -86,7 +86,7 @@ wb_wrong_kernel(grid_rounded_down
 wb_wrong_kernel(next_buffer_read_before_its_wait
   FIND "    convolve_stream_tile<kWidth>(smem_span[buffer], smem_weights"
   REPLACE "    convolve_stream_tile<kWidth>(smem_span[buffer ^ 1], smem_weights"
-  EXPECT "step 2.*outputs were computed from a buffer whose copies were still in flight")
+  EXPECT "step 2.*Likely cause: .*its last wait<1>, with 2 groups committed, left the newest 1 in flight.*either the stage read is not the one holding the tile the wait has just landed")
 
 # The barrier at the end of the loop missing: the next iteration's copies refill the
 # buffer that slower threads still read.

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "wb/grading/diagnosis/byte_counts.hpp"
+#include "wb/grading/diagnosis/in_flight.hpp"
 
 namespace wb::grading {
 
@@ -52,6 +53,13 @@ class ConvolutionEvidence {
     });
     if (!any_in_flight) return "";
     if (const std::string streamed = in_flight_in_first_or_last_tiles(); !streamed.empty()) return streamed;
+#if WB_BACKEND_SIM
+    if (run_.stats != nullptr) {
+      if (std::string evidence = in_flight_read_cause(*run_.stats, run_.check.step_wait); !evidence.empty()) {
+        return evidence;
+      }
+    }
+#endif
     return run_.check.in_flight_cause;
   }
 

@@ -38,6 +38,10 @@ struct ConvolutionCheck {
   // The likely cause when outputs hold the poison of a copy still in flight, in the
   // step's words (a buffer index, a wait); empty: the generic one.
   std::string in_flight_cause;
+  // The N of the step's cp_async_wait<N> (-1: none taught, or several), against which the
+  // simulator's record of a copy read in flight is read (diagnosis/in_flight.hpp) where
+  // neither cause above fits.
+  int step_wait = -1;
   // For a grid whose block b walks the tiles b, b + gridDim.x, ... (steps that stream
   // several tiles a block): the cause when the in-flight outputs lie in each block's
   // first tile only (its copies joined the next tile's group: a commit missing before

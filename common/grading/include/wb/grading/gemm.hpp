@@ -40,6 +40,9 @@ struct GemmCheck {
   int tile_m;  // the block's tile of C, and its step along K, to locate mismatches
   int tile_n;
   int tile_k;
+  // The N of the step's cp_async_wait<N> (-1: none taught, or several), against which a
+  // copy read in flight is read (diagnosis/in_flight.hpp).
+  int step_wait = -1;
   // Launches the learner's kernel on device pointers.
   std::function<void(const float* gmem_a, const float* gmem_b, float* gmem_c)> run;
   // Whether the step loads through cp.async (if it issued none, the report says so).

@@ -157,6 +157,29 @@ struct ArrayFootprint {
 // since the block began: what a GPU leaves undefined, the simulator's stale poison. Kept
 // for the first such load of the lowest block that made one (the schedule decides which
 // of its threads came first), with the block's footprint of that array.
+// The first read of a shared word whose cp.async was still in flight (it holds the
+// poison::in_flight pattern): where that copy stood among its issuing thread's commits and
+// waits, the evidence of which call is missing or misplaced.
+struct InFlightRead {
+  std::uint64_t block_linear = 0;  // the block, as an index of the grid
+  uint3 block{};
+  uint3 reader{};
+  uint3 issuer{};
+  const void* pc = nullptr;      // the read's code address
+  const void* source = nullptr;  // the device memory the copy brings into the word
+  // The issuer's commit_group calls before the copy (the index of the group it joins, if
+  // committed) and when the word was read.
+  std::uint32_t group = 0;
+  std::uint32_t commits = 0;
+  // The N of the issuer's last cp_async_wait<N> before the read (-1: it never waited),
+  // its commits at that wait and at the wait before, and whether the copy was issued
+  // after that last wait.
+  int last_wait = -1;
+  std::uint32_t commits_at_last_wait = 0;
+  std::uint32_t commits_at_wait_before = 0;
+  bool issued_after_last_wait = false;
+};
+
 struct UnfilledRead {
   std::uint64_t block_linear = 0;  // the block, as an index of the grid
   uint3 block{};
@@ -246,6 +269,8 @@ struct LaunchStats {
   // The first read of shared memory that no write of its block had filled (see
   // UnfilledRead), if any block made one.
   std::optional<UnfilledRead> unfilled_read;
+  // The first read of a copy still in flight, if any block made one (see InFlightRead).
+  std::optional<InFlightRead> in_flight_read;
   // Block (0,0,0)'s footprint of each shared array it touched, at its end: whether a step
   // walks the layout it declares (its padding, say) shows there.
   std::vector<ArrayFootprint> first_block_footprints;

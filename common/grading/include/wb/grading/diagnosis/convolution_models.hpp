@@ -24,6 +24,9 @@ struct ConvolutionRun {
   const std::vector<double>& reference;
   double allowed;        // |output - reference| allowed
   std::uint64_t blocks;  // the launch's grid, where the simulator tells it (0: unknown)
+#if WB_BACKEND_SIM
+  const sim::LaunchStats* stats = nullptr;  // the launch's record, where the simulator ran it
+#endif
 };
 
 // Whether every output is within `run.allowed` of `model`.

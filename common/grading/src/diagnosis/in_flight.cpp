@@ -1,0 +1,60 @@
+#include "wb/grading/diagnosis/in_flight.hpp"
+
+namespace wb::grading {
+
+#if WB_BACKEND_SIM
+namespace {
+
+std::string index_text(const uint3& index) {
+  return "(" + std::to_string(index.x) + ", " + std::to_string(index.y) + ")";
+}
+
+}  // namespace
+
+std::string in_flight_read_cause(const sim::LaunchStats& stats, int step_wait) {
+  if (!stats.in_flight_read) return "";
+  const sim::InFlightRead& read = *stats.in_flight_read;
+  const std::string line = sim::source_line_of(read.pc);
+  const std::string issuer = read.issuer.x == read.reader.x && read.issuer.y == read.reader.y
+                                 ? "its own"
+                                 : "thread " + index_text(read.issuer) + "'s";
+  const std::string observed = "thread " + index_text(read.reader) + " of block " + index_text(read.block) +
+                               " read, at " + (line.empty() ? std::string("an unknown line") : line) +
+                               ", a word that " + issuer + " cp.async was still bringing";
+  if (read.group >= read.commits) {
+    return observed + ", a copy that no cp_async_commit() had put in a group: a wait<N> waits only for "
+                      "committed groups, so a commit is missing after the copies (or comes after the wait).";
+  }
+  if (read.last_wait < 0) {
+    return observed + ", and that thread had not waited at all: a cp_async_wait is missing before the "
+                      "barrier and the reads.";
+  }
+  if (read.issued_after_last_wait) {
+    return observed + ", a copy issued after that thread's last wait, into a word read before any wait "
+                      "lands it: a stage is refilled while it is read (the refill's stage is the one being "
+                      "computed, or the reads use the stage being refilled).";
+  }
+  const std::string wait = "wait<" + std::to_string(read.last_wait) + ">";
+  const std::string left = observed + ", in group " + std::to_string(read.group) + " of that thread; its last " +
+                           wait + ", with " + std::to_string(read.commits_at_last_wait) +
+                           " groups committed, left the newest " + std::to_string(read.last_wait) +
+                           " in flight, this one among them";
+  if (step_wait >= 0 && read.last_wait > step_wait) {
+    return left + ": this step waits with wait<" + std::to_string(step_wait) + ">, which lands the tile about "
+           "to be read; a larger N leaves it travelling.";
+  }
+  if (read.commits_at_last_wait == read.commits_at_wait_before) {
+    return left + ", and no group was committed since the wait before it, so this wait landed nothing new: "
+                  "commit a group every iteration, an empty one where no tile is left to load, so that "
+                  "wait<" + std::to_string(read.last_wait) + "> always lands the tile being computed.";
+  }
+  if (step_wait >= 0 && read.last_wait == step_wait) {
+    return left + ", as the step's pipeline means it to: either the stage read is not the one holding the "
+                  "tile the wait has just landed (a stage index ahead), or copies of two tiles went into one "
+                  "group (a commit missing before), so the wait counts fewer groups than tiles.";
+  }
+  return "";
+}
+#endif
+
+}  // namespace wb::grading
