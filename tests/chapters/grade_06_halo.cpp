@@ -67,6 +67,10 @@ wb::grading::Causes causes(const std::string& race) {
        "copies issued without end: is a wait missing from the loop over tiles?"},
       {wb::ErrorKind::shared_race, race},
       {wb::ErrorKind::barrier, wb::grading::barrier_divergence_cause("out_index < n")},
+      {wb::ErrorKind::shared_write_overlap,
+       "two copies wrote one word of a span buffer between two barriers: their destinations overlap. "
+       "Word j of a buffer holds input[tile_start - Halo + j], for j below Tile + 2 * Halo: does each copy "
+       "land at its own j, inside its own buffer?"},
   };
 }
 

@@ -513,6 +513,7 @@ TEST_F(Chapter7Library, Step2DoubleBufferWithCudaPipeline) {
     check.n = n;
     check.width = ch07::kWidth;
     check.tile = ch07::kStreamTile;
+    check.span_pad = ch07::kSpanPad;  // the span starts 16 bytes before its tile, not the halo's 2 floats
     auto inputs = std::make_shared<ConvolutionInputs>();
     check.run = [n, inputs](const float* in, const float* weights, float* out) {
       inputs->weights = weights;

@@ -63,7 +63,7 @@ void check_convolution(const ConvolutionCheck& check, const std::string& configu
   // Two copies onto one word of the span, tested against the span's layout.
   const auto explain_fault = [&](const Error& error) -> std::string {
     if (!error.fault()) return "";
-    return span_overlap_cause(*error.fault(), gmem_in.data(), check.n, check.tile, halo_of(check.width));
+    return span_overlap_cause(*error.fault(), gmem_in.data(), check.n, check.tile, check.width, check.span_pad);
   };
   if (!run_kernel([&] { check.run(gmem_in.data(), gmem_weights.data(), gmem_out.data()); }, where, step, note,
                   explain_fault)) {

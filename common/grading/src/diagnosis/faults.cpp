@@ -251,31 +251,50 @@ std::string overlapping_writes_cause(const Fault& fault, const FaultedArray& arr
          shared_index_fit(first_local, second_local, static_cast<long long>(overlap.word), array);
 }
 
-std::string span_overlap_cause(const Fault& fault, const float* input, int n, int tile, int halo) {
+std::string span_overlap_cause(const Fault& fault, const float* input, int n, int tile, int width, int span_pad) {
   if (!fault.overlap || tile <= 0) return "";
   const OverlappingWrite& overlap = *fault.overlap;
-  const long long span = tile + 2LL * halo;
+  const int pad = span_pad >= 0 ? span_pad : (width - 1) / 2;  // the span's elements before its tile
+  const long long span = tile + 2LL * pad;
   const auto word = static_cast<long long>(overlap.word);
-  if (word >= span) return "";  // beyond the first buffer: which tile it holds is not known
-  const long long span_start = static_cast<long long>(fault.block[0]) * tile - halo;
-  const long long expected = span_start + word;
+  const long long tile_start = static_cast<long long>(fault.block[0]) * tile;
+  const long long span_start = tile_start - pad;
   const FaultedArray array{input, {n, 1, tile, 1}, false, "the input"};
   const std::string word_text = overlap.array + "[" + std::to_string(overlap.word) + "]";
   for (const bool second : {true, false}) {
     const std::optional<long long> element = element_at(second ? overlap.source : overlap.first_source, array);
-    if (!element || *element == expected) continue;
-    const long long distance = *element - expected;
+    if (!element) continue;
     const std::string copier = thread_text(second ? fault.thread : overlap.first_thread);
-    const std::string observed = copier + " of block " + std::to_string(fault.block[0]) + " copied input[" +
-                                 std::to_string(*element) + "] into " + word_text + ", which holds input[" +
-                                 std::to_string(expected) + "] in the span of the block's first tile (it starts at " +
-                                 std::to_string(span_start) + " = tile * " + std::to_string(tile) + " - halo " +
-                                 std::to_string(halo) + "), so the copy is " + std::to_string(distance) +
+    // Where this copy puts input[e] at word w, its span starts at e - w, used_pad before the tile.
+    const long long used_pad = tile_start - (*element - word);
+    const std::string put = copier + " of block " + std::to_string(fault.block[0]) + " copied input[" +
+                            std::to_string(*element) + "] into " + word_text;
+    if (used_pad == width && width != pad) {
+      return put + ": a span that starts " + std::to_string(width) + " elements before the tile (tile * " +
+             std::to_string(tile) + " = " + std::to_string(tile_start) + "), the width, where the span starts " +
+             std::to_string(pad) + " before it (the halo, (width - 1) / 2): the Halo parameter was given the width, so the span runs " +
+             "past its buffer onto the words another copy writes.";
+    }
+    if (word >= span) {
+      // Beyond the first buffer: a copy of the block's first tile that ran on past it.
+      if (used_pad != pad) continue;
+      return put + ", word " + std::to_string(word) + " of the span of the block's first tile, which has " +
+             std::to_string(span) + " words (tile " + std::to_string(tile) + " + 2 * " + std::to_string(pad) +
+             "): the copy ran past its buffer onto the words another copy writes. The span copied is longer than "
+             "Tile + 2 * Halo: is the Tile parameter given the span's length, or the halo counted twice?";
+    }
+    const long long expected = span_start + word;
+    if (*element == expected) continue;
+    const long long distance = *element - expected;
+    const std::string observed = put + ", which holds input[" + std::to_string(expected) +
+                                 "] in the span of the block's first tile (it starts at " + std::to_string(span_start) +
+                                 " = tile * " + std::to_string(tile) + " - " + std::to_string(pad) +
+                                 "), so the copy is " + std::to_string(distance) +
                                  " elements off and lands on a word another thread wrote";
-    if (distance == halo || distance == -halo) {
-      return observed + ": the halo, " + std::to_string(halo) + ". Word j of the span holds input[span_start + j]: "
-             "a copy of elements from `first` goes to the span at (first - span_start), and the source counts from "
-             "span_start = tile_start - halo.";
+    if (distance == pad || distance == -pad) {
+      return observed + ": the " + std::to_string(pad) + " elements that the span starts before its tile. Word j "
+             "of the span holds input[span_start + j]: a copy of elements from `first` goes to the span at "
+             "(first - span_start), and the source counts from span_start = tile_start - " + std::to_string(pad) + ".";
     }
     if (distance % tile == 0 && distance > 0) {
       return observed + ": " + std::to_string(distance / tile) + " whole tile" + (distance / tile > 1 ? "s" : "") +

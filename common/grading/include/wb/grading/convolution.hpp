@@ -29,6 +29,8 @@ struct ConvolutionCheck {
   int n;      // elements of the input and the output
   int width;  // weights
   int tile;   // outputs of a block's tile, to locate mismatches and name edge patterns
+  // The elements a block's span starts before its tile (-1: the halo, (width - 1) / 2).
+  int span_pad = -1;
   // Launches the learner's kernel on device pointers.
   std::function<void(const float* gmem_in, const float* gmem_weights, float* gmem_out)> run;
   // Whether the step loads through cp.async (if it issued none, the report says so).

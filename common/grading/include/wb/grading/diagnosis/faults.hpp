@@ -41,12 +41,15 @@ std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& ar
 // fits both named where one does ("" where a write was a store, or not from `array`).
 std::string overlapping_writes_cause(const Fault& fault, const FaultedArray& array);
 
-// The same for a convolution's span (1-D, `input` of `n` floats): word j of the span
-// buffer that a block's first tile fills holds input[tile_index * tile - halo + j]. A
-// copy that brought another element there is named with its distance: the halo (a
+// The same for a convolution's span (1-D, `input` of `n` floats, `width` weights): word j
+// of the span buffer that a block's first tile fills holds input[tile_index * tile - halo
+// + j]. A copy that brought another element there is named with its distance: the halo (a
 // destination or source not counted from the span's start), or whole tiles (a later
-// tile's copy into the buffer that the first tile fills) ("" where no copy is off).
-std::string span_overlap_cause(const Fault& fault, const float* input, int n, int tile, int halo);
+// tile's copy into the buffer that the first tile fills); a span started `width` before
+// its tile is a halo given the width; one past the buffer's end, a span longer than
+// Tile + 2 * Halo ("" where no copy is off). `span_pad`: the elements a span starts
+// before its tile, where not the halo (-1: the halo).
+std::string span_overlap_cause(const Fault& fault, const float* input, int n, int tile, int width, int span_pad);
 
 // A misaligned copy wider than the `step_bytes` that each copy of the step moves (one
 // float: 4): the copy's width is the mistake, not the address ("" otherwise).
