@@ -11,6 +11,7 @@
 // error; the step's likely cause then says which padding or offset fixes it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -20,6 +21,8 @@
 
 #include "vector.hpp"
 #include "wb/grading/backend_test.hpp"
+#include "wb/grading/diagnosis/diagnosis.hpp"
+#include "wb/grading/diagnosis/gemm_models.hpp"
 #include "wb/grading/gemm.hpp"
 #include "wb/grading/movement.hpp"
 #include "wb/grading/step.hpp"
@@ -140,6 +143,34 @@ void grade_copy(const Step& step, CopyFunction copy, int vector_bytes, const std
 
 using Chapter5Vector = wb::grading::KernelTest;
 
+// The mistakes of load_tile_16, the edge tiles' copy: an operand's k-tile at an edge (its
+// rows past the array's, or the last k-tile partial) takes it, in an operand whose
+// columns start at multiples of 16 bytes; whole tiles take load_whole_tile_16.
+void add_edge_quad_models(wb::grading::Diagnosis& diagnosis, const wb::grading::GemmRun& run) {
+  const auto [m, n, k] = run.shape;
+  const int tile = ch05::kGemmTile, tile_k = ch05::kGemmTileK;
+  // Whether element (row, p) of an operand of `rows` rows is copied by load_tile_16.
+  const auto at_an_edge = [=](int rows, int row, int p) {
+    const int valid_rows = std::min(tile, rows - row / tile * tile);
+    const int valid_k = std::min(tile_k, k - p / tile_k * tile_k);
+    return rows % 4 == 0 && (valid_rows < tile || valid_k < tile_k);
+  };
+  // A source size of 4 for a quad: its first float read, the other three zeros.
+  const auto first_of_quad = [=](const std::vector<float>& operand, int rows) {
+    return [&operand, rows, at_an_edge](int row, int p) {
+      const double value = operand[static_cast<std::size_t>(row) + static_cast<std::size_t>(p) * rows];
+      return at_an_edge(rows, row, p) && row % 4 != 0 ? 0.0 : value;
+    };
+  };
+  diagnosis.model(
+      "C is exactly the product in which every quad that load_tile_16 copies (the tiles at an edge) brought "
+      "its first float alone and zeros for the other three: its source size is 4 where a quad's is 16. "
+      "wb::cp_async_cg's third argument counts bytes: inside ? 16 : 0.",
+      [&run, m = m, n = n, first_of_quad] {
+        return wb::grading::gemm_abt_with(run.shape, first_of_quad(run.a, m), first_of_quad(run.b, n));
+      });
+}
+
 TEST_F(Chapter5Vector, Step1EightAndSixteenByteCopies) {
   const std::vector<std::pair<int, int>> shapes = {{256, 32}, {256, 64}, {128, 16}};
   {
@@ -174,6 +205,9 @@ TEST_F(Chapter5Vector, Step2SixteenByteCopiesInTheGemm) {
     check.tile_n = ch05::kGemmTile;
     check.tile_k = ch05::kGemmTileK;
     check.step_wait = ch05::kGemmStages - 2;  // the pipeline's wait, as chapter 4's
+    check.models = [](wb::grading::Diagnosis& diagnosis, const wb::grading::GemmRun& run) {
+      add_edge_quad_models(diagnosis, run);
+    };
     check.run = [shape](const float* a, const float* b, float* c) { ch05::gemm_copies_16(a, b, c, shape.m, shape.n, shape.k); };
 #if WB_BACKEND_SIM
     check.technique = [shape](const wb::sim::LaunchStats& stats) {

@@ -111,6 +111,20 @@ std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& ar
   const Element origin = tile_origin(fault, array);
   if (!tile_is_whole(origin, array)) return "";
   const Element local = local_to_tile(fault, array, origin);
+  if (array.rows_only && local.col == shape.cols && local.row >= 0 && local.row < shape.tile_rows) {
+    // A GEMM operand read one column past its last: the end of k, or an index that
+    // strides its columns by another array's leading dimension and runs past the end.
+    const bool partial = array.k_tile > 0 && shape.cols % array.k_tile != 0;
+    return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
+           pair_text(fault.thread[0], fault.thread[1]) + " read element " + pair_text(element->row, element->col) +
+           " of " + array.name + ", one column past its last (" + std::to_string(shape.cols - 1) + "): either " +
+           (partial ? "the last k-tile, which is partial (k = " + std::to_string(shape.cols) + " is not a multiple of " +
+                          std::to_string(array.k_tile) + "), reads past k where its columns must be zero-filled "
+                          "(a source size of 0 past valid_k)"
+                    : std::string("a bound on k one past its end (`<=` where `<` is meant)")) +
+           ", or " + array.name + "'s columns are strided by another array's leading dimension (" + array.name +
+           "'s is " + (array.leading_dimension.empty() ? std::string("its rows") : array.leading_dimension) + ").";
+  }
   if (one_past_the_tile(local, array)) {
     const bool row_past = local.row == shape.tile_rows;
     const long long last = row_past ? shape.tile_rows - 1 : shape.tile_cols - 1;

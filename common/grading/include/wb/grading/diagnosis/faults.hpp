@@ -19,6 +19,10 @@ struct FaultedArray {
   std::string name;  // "the input"
   // A GEMM operand: the block's tile is its rows, across every column (every k).
   bool rows_only = false;
+  // A GEMM operand's step along its columns (the k-tile), and its leading dimension's
+  // name ("m"): what a read one column past the last can have got wrong.
+  int k_tile = 0;
+  std::string leading_dimension{};
 };
 
 // The cause when the fault lies at the faulting block's tile origin counted twice plus
