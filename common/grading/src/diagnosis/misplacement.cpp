@@ -161,6 +161,26 @@ std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const Ar
                                          pair_text(first.expected_source_row, first.expected_source_col) +
                                          " would be with " + std::to_string(ld) + " floats a column.");
     }
+    // The tile's valid rows (its own height, shorter at the bottom edge) as the leading
+    // dimension: a tile's row count taken for the array's. Evidence only where some wrong
+    // element lies in a partial tile, whose stride then differs from a whole tile's.
+    const auto valid_rows = [&](int row) { return std::min(input.tile_rows, input.rows - row / input.tile_rows * input.tile_rows); };
+    const bool in_partial_tile = std::any_of(misplaced.begin(), misplaced.end(), [&](const Misplaced& m) {
+      return valid_rows(m.expected_source_row) < input.tile_rows;
+    });
+    if (in_partial_tile && all_fit(misplaced, [&](const Misplaced& m) {
+          const Origin start = tile_origin(m.expected_source_row, m.expected_source_col, input, false);
+          return linear(m.source_row, m.source_col, input.rows) - start.offset ==
+                 linear(m.expected_source_row - start.row, m.expected_source_col - start.col,
+                        valid_rows(m.expected_source_row));
+        })) {
+      return "the input was read with the tile's valid rows as its leading dimension (" +
+             std::to_string(input.tile_rows) + " in a whole tile, " +
+             std::to_string(valid_rows(input.rows - 1)) + " in the tiles at the bottom edge): " +
+             pair_text(first.row, first.col) + " took the input's " + pair_text(first.source_row, first.source_col) +
+             ". A column of the array is its " + std::to_string(input.rows) +
+             " rows long whatever part of a tile lies inside it: the leading dimension is the array's rows.";
+    }
     const int row_shift = first.source_row - first.expected_source_row;
     const int col_shift = first.source_col - first.expected_source_col;
     if ((row_shift != 0 || col_shift != 0) && all_fit(misplaced, [&](const Misplaced& m) {
