@@ -59,6 +59,9 @@ void check_movement(const MovementCheck& check, const std::string& configuration
     for (const FaultedArray& array : arrays) {
       if (std::string cause = index_leaves_a_whole_tile(fault, array); !cause.empty()) return cause;
     }
+    for (const FaultedArray& array : arrays) {
+      if (std::string cause = past_the_end_of_a_vector(fault, array); !cause.empty()) return cause;
+    }
     return "";
   };
   if (!run_kernel([&] { check.run(gmem_in.data(), gmem_out.data()); }, where, step, "", explain_fault)) return;

@@ -113,7 +113,7 @@ PendingCopy issue_copy(ThreadState& thread, void* shared_dst, const void* global
     const auto* source_begin = static_cast<const std::byte*>(global_src);
     if (source == nullptr || source_begin + src_bytes > source->begin + source->bytes) {
       const BadSource bad = explain_bad_source(global_src, src_bytes);
-      kernel_fail_access(file, line, what + bad.message, bad.kind, global_src, false);
+      kernel_fail_access(file, line, what + bad.message, bad.kind, global_src, false, static_cast<unsigned>(copy_bytes));
     }
     if (source_begin + copy_bytes > source->begin + source->bytes) {
       const BadSource bad = explain_bad_source(global_src, copy_bytes);
@@ -123,7 +123,7 @@ PendingCopy issue_copy(ThreadState& thread, void* shared_dst, const void* global
                       std::to_string(copy_bytes) +
                       " (compute-sanitizer reports it the same way): copy an array's last, "
                       "partial vector with narrower copies",
-                  bad.kind, global_src, false);
+                  bad.kind, global_src, false, static_cast<unsigned>(copy_bytes));
     }
   }
   auto* destination = static_cast<std::byte*>(shared_dst);

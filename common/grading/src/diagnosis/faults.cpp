@@ -321,6 +321,25 @@ std::string span_overlap_cause(const Fault& fault, const float* input, int n, in
   return "";
 }
 
+std::string past_the_end_of_a_vector(const Fault& fault, const FaultedArray& array) {
+  if (array.shape.cols != 1 || fault.write || fault.bytes == 0) return "";
+  const long long length = array.shape.rows;
+  const long long first = offset_of(fault, array);
+  const long long last = first + (fault.bytes + sizeof(float) - 1) / sizeof(float) - 1;
+  if (fault.bytes <= sizeof(float) && first == length) {
+    return "a " + std::to_string(fault.bytes) + "-byte read of element " + std::to_string(first) + " of " + array.name +
+           ", the first past its end (it has " + std::to_string(length) + ", 0 to " + std::to_string(length - 1) +
+           "): a loop bound that lets the index reach the length (`<=` where `<` is meant).";
+  }
+  if (fault.bytes > sizeof(float) && first < length && last >= length) {
+    return "a " + std::to_string(fault.bytes) + "-byte read of elements " + std::to_string(first) + " to " +
+           std::to_string(last) + " of " + array.name + ", which has " + std::to_string(length) + ": only " +
+           std::to_string(length - first) + " of them lie inside, and a vector copy addresses all of its bytes "
+           "whatever its source size: copy the floats of a partial vector with 4-byte copies.";
+  }
+  return "";
+}
+
 std::string copy_wider_than_the_step(const Fault& fault, ErrorKind kind, unsigned step_bytes) {
   if (kind != ErrorKind::misaligned || fault.bytes == 0 || step_bytes == 0 || fault.bytes <= step_bytes) return "";
   return "a cp.async of " + std::to_string(fault.bytes) + " bytes where each copy of this step moves one float, " +

@@ -55,6 +55,11 @@ std::string overlapping_writes_cause(const Fault& fault, const FaultedArray& arr
 // before its tile, where not the halo (-1: the halo).
 std::string span_overlap_cause(const Fault& fault, const float* input, int n, int tile, int width, int span_pad);
 
+// A read past the end of a 1-D array (one column): by a 4-byte access at the first
+// element past the end, a loop bound that lets the index reach the length; by a wider
+// one whose first element lies inside, a vector that only partly lies inside ("" else).
+std::string past_the_end_of_a_vector(const Fault& fault, const FaultedArray& array);
+
 // A misaligned copy wider than the `step_bytes` that each copy of the step moves (one
 // float: 4): the copy's width is the mistake, not the address ("" otherwise).
 std::string copy_wider_than_the_step(const Fault& fault, ErrorKind kind, unsigned step_bytes);
