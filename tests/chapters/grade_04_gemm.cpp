@@ -105,7 +105,9 @@ const Step kStep4{4, 4, "register blocking", kFile,
                          "after the wait: it makes tile k_tile visible to all, and it is the "
                          "point past which everyone is done with the previous iteration's "
                          "stage, so load_stage, which refills that stage, must come after it, "
-                         "not before.")};
+                         "not before. Or the reads reach outside the stage being computed, into "
+                         "one being refilled: a float4 read indexes a float4 pointer with an offset "
+                         "counted in floats (&stage[offset], then the cast, is the float's address).")};
 
 [[maybe_unused]] int k_tiles_of(const GemmShape& shape) { return (shape.k + ch04::kTileK - 1) / ch04::kTileK; }
 

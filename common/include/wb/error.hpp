@@ -52,7 +52,7 @@ struct OverlappingWrite {
 struct Fault {
   std::array<unsigned, 3> block{};   ///< blockIdx of the faulting thread
   std::array<unsigned, 3> thread{};  ///< its threadIdx
-  const void* address = nullptr;     ///< the first byte accessed
+  const void* address = nullptr;     ///< the first byte accessed (a copy whose destination faulted: its source)
   bool write = false;                ///< a store (or a copy's destination), not a load
   unsigned bytes = 0;                ///< the access's width (0: not recorded)
   /// The thread's accesses to device memory (loads, stores, cp.async sources) before this

@@ -30,6 +30,9 @@ std::string access_text(bool write, std::size_t bytes) {
   return std::string(write ? "a store" : "a load") + " of " + std::to_string(bytes) + " bytes";
 }
 
+// How far below the static shared memory an access is taken for a negative index into it.
+constexpr std::size_t kSharedReachBelow = 4096;
+
 // An access outside the block's shared memory: a local variable, device memory, or a
 // global variable of the program. True for device memory.
 [[gnu::noinline]] bool check_other_access(ThreadState& thread, const void* address,
@@ -50,6 +53,12 @@ std::string access_text(bool write, std::size_t bytes) {
           explain_dynamic_overrun(worker.shared, address, bytes, SharedMemory::kDynamicReach);
       !overrun.empty()) {
     fail_without_unwinding(source_line_of(pc), access + " covers " + overrun, ErrorKind::shared_out_of_bounds);
+  }
+  // Just before the static shared memory lies no variable a kernel reaches by name: an
+  // index below a __shared__ array's start, checked before it is made (it may fault).
+  if (const std::string before = explain_before_static(worker.shared, address, bytes, pc, kSharedReachBelow);
+      !before.empty()) {
+    fail_without_unwinding(source_line_of(pc), access + " " + before, ErrorKind::shared_out_of_bounds);
   }
   const Allocation* allocation = worker.job->allocations.around(address, kDeviceAllocationGap);
   if (allocation == nullptr) return false;  // a global variable of the program, or host memory

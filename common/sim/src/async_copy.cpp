@@ -76,7 +76,10 @@ PendingCopy issue_copy(ThreadState& thread, void* shared_dst, const void* global
   const auto copy_size = static_cast<std::size_t>(copy_bytes);
   if (const std::string bad = explain_bad_destination(worker, shared_dst, copy_size, pc);
       !bad.empty()) {
-    kernel_fail(file, line, what + bad, ErrorKind::destination_not_shared);
+    // The element the copy was for, its source, is the evidence of which index went wrong.
+    if (src_bytes == 0) kernel_fail(file, line, what + bad, ErrorKind::destination_not_shared);
+    kernel_fail_access(file, line, what + bad, ErrorKind::destination_not_shared, global_src, false,
+                       static_cast<unsigned>(copy_bytes));
   }
   const auto dst_address = reinterpret_cast<std::uintptr_t>(shared_dst);
   const auto src_address = reinterpret_cast<std::uintptr_t>(global_src);

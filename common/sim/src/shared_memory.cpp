@@ -412,6 +412,27 @@ std::string explain_dynamic_overrun(const SharedMemory& shared, const void* poin
   return {};
 }
 
+std::string explain_before_static(const SharedMemory& shared, const void* address, std::size_t bytes,
+                                  const void* pc, std::size_t reach) {
+  const auto* first = static_cast<const std::byte*>(address);
+  if (shared.static_begin == nullptr || first >= shared.static_begin || first + reach < shared.static_begin) return "";
+  // The running kernel's __shared__ array that starts lowest: the one an index below the
+  // block's start counts from.
+  const std::string function = function_of(pc);
+  const TlsSymbol* lowest = nullptr;
+  for (const TlsSymbol& symbol : tls_symbols()) {
+    if (!symbol.shared) continue;
+    if (!function.empty() && symbol.full.rfind(function + "::", 0) != 0) continue;
+    if (lowest == nullptr || symbol.offset < lowest->offset) lowest = &symbol;
+  }
+  if (lowest == nullptr) return "";
+  const long long from_start = static_cast<long long>(first - shared.tls_begin) - static_cast<long long>(lowest->offset);
+  return "covers bytes [" + std::to_string(from_start) + ", " + std::to_string(from_start + static_cast<long long>(bytes)) +
+         ") from the start of the __shared__ array " + lowest->name + ", which has " + std::to_string(lowest->bytes) +
+         " bytes: before its start (float index " + std::to_string(from_start / 4) +
+         "). Is an index negative: a halo or an offset taken off twice?";
+}
+
 std::string explain_static_overrun(const SharedMemory& shared, const void* address, std::size_t bytes,
                                    const void* pc) {
   const auto* first = static_cast<const std::byte*>(address);

@@ -436,6 +436,11 @@ void release_dynamic_shared(SharedMemory& shared);
 // An access of static shared memory that does not lie inside one __shared__ array
 // (touch_static_shared said not_shared or straddles), in a learner's words, to follow
 // "a load of 16 bytes ": the arrays it touches, the offsets and their sizes.
+// An access just before the block of static shared memory (within `reach` bytes), where
+// no variable of the kernel lies: a negative index into the running kernel's first
+// __shared__ array, described from that array's start ("" where it is not so near).
+std::string explain_before_static(const SharedMemory& shared, const void* address, std::size_t bytes,
+                                  const void* pc, std::size_t reach);
 std::string explain_static_overrun(const SharedMemory& shared, const void* address, std::size_t bytes,
                                    const void* pc);
 // Checks the dynamic buffer's guard bands at the end of a block; throws if written.

@@ -111,6 +111,10 @@ std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& ar
   const Element origin = tile_origin(fault, array);
   if (!tile_is_whole(origin, array)) return "";
   const Element local = local_to_tile(fault, array, origin);
+  // An element inside the tile: this index is right (a copy's source, where its
+  // destination faulted), and the fault says nothing about it.
+  const long long tile_cols = array.rows_only ? shape.cols : shape.tile_cols;
+  if (local.row >= 0 && local.row < shape.tile_rows && local.col >= 0 && local.col < tile_cols) return "";
   if (array.rows_only && local.col == shape.cols && local.row >= 0 && local.row < shape.tile_rows) {
     // A GEMM operand read one column past its last: the end of k, or an index that
     // strides its columns by another array's leading dimension and runs past the end.
