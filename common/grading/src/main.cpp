@@ -226,7 +226,9 @@ std::string describe_crash(const CrashRecord& record, const std::string& full_na
       text += ", after " + std::string(context.last_seen_file) + ":" +
               std::to_string(context.last_seen_line);
     }
-    text += ". An index far out of range, or a pointer that is not device memory?";
+    text += ". An index far out of range, or a pointer that is not device memory? An index that goes below 0 "
+            "in unsigned arithmetic (threadIdx.x is unsigned: threadIdx.x + k - 2 is about 4 billion where it "
+            "should be -1) reaches that far: which index on this line can go negative?";
   } else {
     text += " outside a kernel (in the host code of the step, or a heap that a kernel "
             "overran earlier).";

@@ -139,10 +139,13 @@ std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const Ar
     }
     // Row and column exchanged where the output is written: the value meant for (row, col)
     // of its tile went to (col, row) of that tile.
+    // Compared as offsets from the tile's first element, the index computes them: in a
+    // tile that is not square, (col, row) runs past the tile's rows into later columns.
     if (all_fit(misplaced, [&](const Misplaced& m) {
           const Origin start = tile_origin(m.meant_row, m.meant_col, output, false);
-          return m.row - start.row == m.meant_col - start.col && m.col - start.col == m.meant_row - start.row &&
-                 m.meant_row != m.meant_col;
+          return linear(m.row, m.col, output.rows) - start.offset ==
+                     linear(m.meant_col - start.col, m.meant_row - start.row, output.rows) &&
+                 m.meant_row - start.row != m.meant_col - start.col;
         })) {
       return "each wrong element holds the value meant for the element of its tile with row and column exchanged: "
              "the value meant for " + pair_text(first.meant_row, first.meant_col) + " is at " +
