@@ -56,6 +56,15 @@ void check_movement(const MovementCheck& check, const std::string& configuration
     for (const FaultedArray& array : arrays) {
       if (std::string cause = origin_counted_twice(fault, array); !cause.empty()) return cause;
     }
+    // Another array's or a tile's leading dimension that takes the block's tile there.
+    const std::vector<std::pair<int, std::string>> leading_dimensions = {
+        {check.input.rows, "the input's rows"},      {check.output.rows, "the output's rows"},
+        {check.input.tile_rows, "the tile's rows"}, {check.output.tile_rows, "the output tile's rows"}};
+    for (const FaultedArray& array : arrays) {
+      if (std::string cause = leading_dimension_of_a_fault(fault, array, leading_dimensions); !cause.empty()) {
+        return cause;
+      }
+    }
     for (const FaultedArray& array : arrays) {
       if (std::string cause = index_leaves_a_whole_tile(fault, array); !cause.empty()) return cause;
     }

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace wb::grading {
 
@@ -323,6 +324,35 @@ std::string span_overlap_cause(const Fault& fault, const float* input, int n, in
     return observed + ".";
   }
   return "";
+}
+
+std::string leading_dimension_of_a_fault(const Fault& fault, const FaultedArray& array,
+                                         const std::vector<std::pair<int, std::string>>& candidates) {
+  if (array.rows_only || !element_of(fault, array)) return "";
+  const ArrayShape& shape = array.shape;
+  const Element origin = tile_origin(fault, array);
+  if (!tile_is_whole(origin, array)) return "";
+  // One past the tile's edge, a bound `<=` reaches the fault as well: no evidence here.
+  if (one_past_the_tile(local_to_tile(fault, array, origin), array)) return "";
+  const long long from_tile = offset_of(fault, array) - (origin.row + origin.col * static_cast<long long>(shape.rows));
+  std::string found;
+  int fits = 0;
+  std::vector<int> tried;
+  for (const auto& [ld, name] : candidates) {
+    if (ld <= 0 || ld == shape.rows || from_tile < 0) continue;
+    if (std::find(tried.begin(), tried.end(), ld) != tried.end()) continue;
+    tried.push_back(ld);
+    const long long row = from_tile % ld, col = from_tile / ld;
+    if (row >= shape.tile_rows || col >= shape.tile_cols) continue;
+    if (++fits > 1) return "";  // two readings: no evidence for either
+    found = "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
+            pair_text(fault.thread[0], fault.thread[1]) + " " + (fault.write ? "wrote" : "read") + " " +
+            std::to_string(from_tile) + " floats from its tile's first element of " + array.name +
+            ", past the array's end: that is element " + pair_text(row, col) + " of the tile with " + std::to_string(ld) +
+            " floats a column, " + name + ", where " + array.name + "'s columns are " + std::to_string(shape.rows) +
+            " floats apart. Is " + name + " used as " + array.name + "'s leading dimension?";
+  }
+  return found;
 }
 
 std::string past_the_end_of_a_vector(const Fault& fault, const FaultedArray& array) {

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "wb/error.hpp"
 #include "wb/grading/compare.hpp"  // ArrayShape
@@ -54,6 +56,13 @@ std::string overlapping_writes_cause(const Fault& fault, const FaultedArray& arr
 // Tile + 2 * Halo ("" where no copy is off). `span_pad`: the elements a span starts
 // before its tile, where not the halo (-1: the halo).
 std::string span_overlap_cause(const Fault& fault, const float* input, int n, int tile, int width, int span_pad);
+
+// A leading dimension that takes the faulting block's tile to the fault: the faulting
+// offset is the tile's first element + row + col * ld for a (row, col) inside the tile,
+// with `ld` one of `candidates` (another array's rows, a tile's: each with its name,
+// "the input's rows") and not the array's own ("" where none or several fit).
+std::string leading_dimension_of_a_fault(const Fault& fault, const FaultedArray& array,
+                                         const std::vector<std::pair<int, std::string>>& candidates);
 
 // A read past the end of a 1-D array (one column): by a 4-byte access at the first
 // element past the end, a loop bound that lets the index reach the length; by a wider
