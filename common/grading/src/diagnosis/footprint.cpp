@@ -188,6 +188,43 @@ std::string quarter_cause(const sim::UnfilledRead& read, const sim::LaunchStats&
          " bytes; " + std::to_string(meant) + " floats are " + std::to_string(4 * meant) + " bytes (" + fix + ").";
 }
 
+// Each copy filled the first half of a pair that the reads expect whole: every run of
+// filled words is L long and the next starts 2L after it, every unfilled word read lies
+// in the L after a run, and the copy that filled them moved L floats: a copy of one float
+// where a vector of two is meant (wb::cp_async_ca<4> for a pair).
+std::string half_cause(const sim::UnfilledRead& read, const sim::LaunchStats& stats) {
+  const std::vector<Run> filled = runs_of(read.footprint.words() > 0 ? read.footprint.written : read.filled);
+  const std::optional<Regular> shape = regular(filled);
+  if (!shape || shape->stride != 2 * shape->length) return "";
+  for (std::size_t word = 0; word < read.read_unfilled.size(); ++word) {
+    if (read.read_unfilled[word] && (word < filled.front().begin || (word - filled.front().begin) % shape->stride < shape->length)) {
+      return "";
+    }
+  }
+  const CopySize copy = copy_size_at(stats, read.nearest_write_pc);
+  if (copy.library || copy.bytes != 4 * shape->length) return "";
+  return "Each cp.async at " + line_of(read.nearest_write_pc) + " copies " + std::to_string(copy.bytes) +
+         " bytes, and every word the block read unfilled is the one after a copy's: the reads expect vectors of " +
+         std::to_string(2 * copy.bytes) + " bytes, each brought by one copy of that width (wb::cp_async_ca<" +
+         std::to_string(2 * copy.bytes) + ">), and the copies bring half of each.";
+}
+
+// Each copy's run of L words starts 4L words after the previous one's, with the words
+// between read unfilled: the copies' starts are four times too far apart, an offset
+// counted in bytes (16 * t for a quad) where floats (4 * t) are meant.
+std::string start_in_bytes_cause(const sim::UnfilledRead& read, const sim::LaunchStats& stats) {
+  const std::vector<Run> filled = runs_of(read.footprint.words() > 0 ? read.footprint.written : read.filled);
+  const std::optional<Regular> shape = regular(filled);
+  if (!shape || shape->length < 2 || shape->stride != 4 * shape->length) return "";
+  const CopySize copy = copy_size_at(stats, read.nearest_write_pc);
+  if (copy.library || copy.bytes != 4 * shape->length) return "";
+  return "Each cp.async at " + line_of(read.nearest_write_pc) + " copies " + std::to_string(copy.bytes) +
+         " bytes, " + std::to_string(shape->length) + " floats, and each copy starts " +
+         std::to_string(shape->stride) + " floats after the one before: four times too far apart, as an offset "
+         "counted in bytes (" + std::to_string(copy.bytes) + " * t) where floats (" + std::to_string(shape->length) +
+         " * t) are meant, so three quarters of the tile are never filled.";
+}
+
 // The same number of words on both sides, one side a run in a row and the other runs with
 // gaps between them: one side walks a padded layout, the other a compact one.
 std::string padding_side_cause(const Sides& sides) {
@@ -267,6 +304,8 @@ FootprintReading read_unfilled_footprint(const sim::LaunchStats& stats) {
   if (!stats.unfilled_read) return {};
   const sim::UnfilledRead& read = *stats.unfilled_read;
   FootprintReading reading{observation(read), quarter_cause(read, stats)};
+  if (reading.cause.empty()) reading.cause = half_cause(read, stats);
+  if (reading.cause.empty()) reading.cause = start_in_bytes_cause(read, stats);
   const Sides sides = sides_of(read);
   for (auto cause_of : {padding_side_cause, shift_cause, past_the_end_cause}) {
     if (!reading.cause.empty()) break;
