@@ -20,6 +20,7 @@
 #include "wb/bank_map.hpp"
 #include "wb/grading/backend_test.hpp"
 #include "wb/grading/compare.hpp"
+#include "wb/grading/diagnosis/faults.hpp"
 #include "wb/grading/diagnosis/footprint.hpp"
 #include "wb/grading/guarded_buffer.hpp"
 #include "wb/grading/movement.hpp"
@@ -184,8 +185,16 @@ void grade_column_sums(int rows, int cols, const std::string& configuration) {
   wb::DeviceBuffer<float> gmem_in(count);
   gmem_in.upload(input);
   wb::grading::GuardedBuffer<float> gmem_sums(static_cast<std::size_t>(cols));
+  // Two copies onto one word of the strip's tile: block x copies columns 32x to 32x + 31,
+  // 128 rows at a time, the first 128 in the first barrier interval.
+  const auto explain_fault = [&](const wb::Error& error) -> std::string {
+    if (!error.fault()) return "";
+    const wb::grading::FaultedArray strip{gmem_in.data(), {rows, cols, ch02::kTileRows, ch02::kStripCols}, true,
+                                          "the input"};
+    return wb::grading::overlapping_writes_cause(*error.fault(), strip);
+  };
   if (!wb::grading::run_kernel([&] { ch02::column_sums(gmem_in.data(), gmem_sums.data(), rows, cols); }, where,
-                               step)) {
+                               step, "", explain_fault)) {
     return;
   }
 #if WB_BACKEND_SIM

@@ -77,3 +77,10 @@ wb_wrong_kernel(missing_barrier_before_next_tile
   FIND "    __syncthreads();  // every warp has read this tile before the next one overwrites it\n"
   REPLACE ""
   EXPECT "step 2.*the __syncthreads\\(\\) at the end of the loop body")
+
+# A negative padding: a stride of 127 makes each column's last row share its word with
+# the next column's first, which the two copies' elements prove.
+wb_wrong_kernel(negative_padding
+  FIND "  padding = 1;"
+  REPLACE "  padding = -1;"
+  EXPECT "step 2.*two threads write smem_tile.*Likely cause: .*copied two different elements of block \\([0-9]+, 0\\)'s tile of the input.*\\(127, [0-9]+\\) and \\(0, [0-9]+\\), into one word.*Both fit a shared index row \\+ col \\* 127: a column stride of 127 where a column of the tile holds 128 rows")

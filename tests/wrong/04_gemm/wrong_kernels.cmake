@@ -86,3 +86,17 @@ wb_wrong_kernel(thread_row_and_column_exchanged_in_the_products
   FIND "          acc[i][j] += smem_a[smem_a_layout(thread_coord.row + i * kThreadRows, kk)] *\n                       smem_b[smem_b_layout(thread_coord.col + j * kThreadCols, kk)];\n        }\n      }\n    }\n    __syncthreads();  // everyone has read the tiles before the next copies overwrite them"
   REPLACE "          acc[i][j] += smem_a[smem_a_layout(thread_coord.col + i * kThreadRows, kk)] *\n                       smem_b[smem_b_layout(thread_coord.row + j * kThreadCols, kk)];\n        }\n      }\n    }\n    __syncthreads();  // everyone has read the tiles before the next copies overwrite them"
   EXPECT "step 2.*thread's coordinate is read one way for the products and the other way for the store")
+
+# A wait that leaves one group too many in flight: wait<kStages - 1> lands nothing of the
+# tile about to be computed, which the simulator's record of the read in flight shows.
+wb_wrong_kernel(wait_leaves_the_tile_in_flight
+  FIND "    wb::cp_async_wait<kStages - 2>();  // tile k_tile has landed; the kStages - 2 after it may not"
+  REPLACE "    wb::cp_async_wait<kStages - 1>();"
+  EXPECT "step 3.*Likely cause: .*its last wait<2>, with 2 groups committed, left the newest 2 in flight, this one among them: this step waits with wait<1>")
+
+# The refill put into the stage about to be computed: a copy issued after the last wait
+# into words read before any wait lands them.
+wb_wrong_kernel(refill_into_the_stage_being_computed
+  FIND "    load_stage(k_tile + kStages - 1, (k_tile + kStages - 1) % kStages);\n    __syncthreads();  // every thread has waited"
+  REPLACE "    load_stage(k_tile + kStages - 1, k_tile % kStages);\n    __syncthreads();  // every thread has waited"
+  EXPECT "step 3.*Likely cause: .*a copy issued after that thread's last wait, into a word read before any wait lands it: a stage is refilled while it is read")

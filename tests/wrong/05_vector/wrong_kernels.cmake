@@ -90,3 +90,21 @@ wb_wrong_kernel(column_loop_stepping_by_one
   FIND "  for (int col = thread_coord.col; col < kTileCols; col += thread_16_layout.cols) {\n    wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)]"
   REPLACE "  for (int col = thread_coord.col; col < kTileCols; col += 1) {\n    wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)]"
   EXPECT "step 1.*cp.async of 16 bytes: two threads write smem_tile\\[[0-9]+\\] \\(in 4-byte elements\\) between the same two barriers: thread \\([0-9]+,0,0\\) of block \\([0-9]+,[0-9]+,0\\) wrote it at [^ ]*vector.cu:[0-9]+, then thread \\([0-9]+,0,0\\) writes it at [^ ]*vector.cu:[0-9]+\\. One line computed the same index for both threads.*Likely cause: thread \\([0-9]+, 0\\) \\([^)]*\\) and thread \\([0-9]+, 0\\) \\([^)]*\\) both copied element \\([0-9]+, [0-9]+\\) of block \\([0-9]+, [0-9]+\\)'s tile of the input.*either a loop's step is too small")
+
+# A pair copied as one float: the odd rows never filled, half of each pair the reads expect.
+wb_wrong_kernel(pair_copied_as_one_float
+  FIND "    wb::cp_async_ca<8>(&smem_tile[smem_8_layout(row, col)], &gmem_tile_in[row + col * rows]);"
+  REPLACE "    wb::cp_async_ca<4>(&smem_tile[smem_8_layout(row, col)], &gmem_tile_in[row + col * rows]);"
+  EXPECT "step 1.*Likely cause: .*copies 4 bytes, and every word the block read unfilled is the one after a copy's: the reads expect vectors of 8 bytes")
+
+# A quad's first float counted in bytes: the copies' starts four times too far apart.
+wb_wrong_kernel(quad_start_in_bytes
+  FIND "  const int first = 4 * threadIdx.x;  // this thread's quad"
+  REPLACE "  const int first = 16 * threadIdx.x;  // this thread's quad"
+  EXPECT "step 3.*Likely cause: .*copies 16 bytes, 4 floats, and each copy starts 16 floats after the one before: four times too far apart")
+
+# The edge tiles' quads with a source size in floats: each brings its first float only.
+wb_wrong_kernel(gemm_edge_quad_source_size_in_floats
+  FIND "                    inside ? 16 : 0);"
+  REPLACE "                    inside ? 4 : 0);"
+  EXPECT "step 2.*Likely cause: C is exactly the product in which every quad that load_tile_16 copies \\(the tiles at an edge\\) brought its first float alone")
