@@ -1,5 +1,6 @@
 #include "wb/grading/diagnosis/gemm_models.hpp"
 
+#include <string>
 #include <limits>
 #include <utility>
 
@@ -185,6 +186,22 @@ void add_micro_tile_models(Diagnosis& diagnosis, const GemmRun& run, const Micro
         [=] {
           return moved([&](Owner r, Owner c) {
             return std::make_pair(micro_tile.row(r.thread, c.index), micro_tile.col(c.thread, r.index));
+          });
+        });
+  }
+  // The products indexed by the other usual ownership, a block of neighbours (rows
+  // thread_row * micro_m + i), where the store writes the step's: the two must agree.
+  if (micro_tile.row(1, 0) != micro_tile.micro_m || micro_tile.col(1, 0) != micro_tile.micro_n) {
+    diagnosis.model(
+        "each thread computed a block of neighbouring elements, rows thread_row * " + std::to_string(micro_tile.micro_m) +
+            " + i and columns thread_col * " + std::to_string(micro_tile.micro_n) +
+            " + j, and stored them where this step's thread owns its elements (row " +
+            std::to_string(micro_tile.row(1, 0)) + " for thread row 1, i = 0; row " +
+            std::to_string(micro_tile.row(0, 1)) + " for thread row 0, i = 1): the products and the store must index "
+            "the same elements of C, the step's.",
+        [=] {
+          return moved([&](Owner r, Owner c) {
+            return std::make_pair(r.thread * micro_tile.micro_m + r.index, c.thread * micro_tile.micro_n + c.index);
           });
         });
   }
