@@ -169,6 +169,29 @@ void add_edge_quad_models(wb::grading::Diagnosis& diagnosis, const wb::grading::
       [&run, m = m, n = n, first_of_quad] {
         return wb::grading::gemm_abt_with(run.shape, first_of_quad(run.a, m), first_of_quad(run.b, n));
       });
+  // The quads outside the array skipped instead of zero-filled: in the last, partial
+  // k-tile the columns past k keep what their stage held kGemmStages k-tiles before.
+  const int k_tiles = (k + tile_k - 1) / tile_k, stale_shift = ch05::kGemmStages * tile_k;
+  if (k % tile_k == 0 || k_tiles <= ch05::kGemmStages || m % 4 != 0 || n % 4 != 0) return;
+  const auto stale_after_k = [k = k, stale_shift](const std::vector<float>& operand, int rows) {
+    return [&operand, rows, k, stale_shift](int row, int p) {
+      const int column = p < k ? p : p - stale_shift;
+      return static_cast<double>(operand[static_cast<std::size_t>(row) + static_cast<std::size_t>(column) * rows]);
+    };
+  };
+  const int padded_k = k_tiles * tile_k;
+  diagnosis.model(
+      "C is exactly the product in which the last k-tile's columns past k (" + std::to_string(k) + " to " +
+          std::to_string(padded_k - 1) + ") hold what their stage held " + std::to_string(ch05::kGemmStages) +
+          " k-tiles before (columns " + std::to_string(k - stale_shift) + " to " +
+          std::to_string(padded_k - 1 - stale_shift) +
+          "): the quads outside the array were skipped instead of copied with a source size of 0, which writes "
+          "zeros: wb::cp_async_cg(dst, inside ? src : gmem_tile, inside ? 16 : 0).",
+      [&run, m = m, n = n, padded_k, stale_after_k] {
+        wb::grading::GemmShape padded = run.shape;
+        padded.k = padded_k;
+        return wb::grading::gemm_abt_with(padded, stale_after_k(run.a, m), stale_after_k(run.b, n));
+      });
 }
 
 TEST_F(Chapter5Vector, Step1EightAndSixteenByteCopies) {
