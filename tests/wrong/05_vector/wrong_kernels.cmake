@@ -108,3 +108,10 @@ wb_wrong_kernel(gemm_edge_quad_source_size_in_floats
   FIND "                    inside ? 16 : 0);"
   REPLACE "                    inside ? 4 : 0);"
   EXPECT "step 2.*Likely cause: C is exactly the product in which every quad that load_tile_16 copies \\(the tiles at an edge\\) brought its first float alone")
+
+# The edge tiles' quads outside the array skipped instead of zero-filled: the stage keeps
+# what an earlier k-tile left there.
+wb_wrong_kernel(gemm_edge_quads_skipped
+  FIND "    wb::cp_async_cg(&smem_tile[smem_gemm_layout(row, col)], inside ? &gmem_tile[row + col * ld] : gmem_tile,\n                    inside ? 16 : 0);"
+  REPLACE "    if (inside) wb::cp_async_cg(&smem_tile[smem_gemm_layout(row, col)], &gmem_tile[row + col * ld]);"
+  EXPECT "step 2.*Likely cause: C is exactly the product in which the last k-tile's columns past k \\([0-9]+ to [0-9]+\\) hold what their stage held 3 k-tiles before")
