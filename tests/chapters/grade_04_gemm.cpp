@@ -47,8 +47,8 @@ std::vector<GemmShape> shapes() {
   return list;
 }
 
-wb::grading::Causes causes(const std::string& race) {
-  return {
+wb::grading::Causes causes(const std::string& race, const wb::grading::Causes& more = {}) {
+  return wb::grading::causes_with({
       {wb::ErrorKind::destination_not_shared,
        "the shared address of a cp.async lies outside the tile: is a stage index or the shared "
        "layout wrong?"},
@@ -62,7 +62,7 @@ wb::grading::Causes causes(const std::string& race) {
        "copies issued without end: is a wait missing from the loop, or the loop not advancing?"},
       {wb::ErrorKind::shared_race, race},
       {wb::ErrorKind::barrier, wb::grading::barrier_divergence_cause()},
-  };
+  }, more);
 }
 
 const Step kStep1{4, 1, "the shared-memory tiled GEMM", kFile,
@@ -107,7 +107,13 @@ const Step kStep4{4, 4, "register blocking", kFile,
                          "stage, so load_stage, which refills that stage, must come after it, "
                          "not before. Or the reads reach outside the stage being computed, into "
                          "one being refilled: a float4 read indexes a float4 pointer with an offset "
-                         "counted in floats (&stage[offset], then the cast, is the float's address).")};
+                         "counted in floats (&stage[offset], then the cast, is the float's address).",
+                         {{wb::ErrorKind::misaligned,
+                           "a float4 read at an address that is no multiple of 16 bytes: step 4's stages are "
+                           "unpadded, smem_a4_layout and smem_b4_layout (128 floats a column), so that every "
+                           "column starts at a multiple of 16 bytes, and micro_row and micro_col are multiples of "
+                           "4. Either the fragments are read through another layout (a padded one, 129 floats a "
+                           "column), or at a row that is no multiple of 4."}})};
 
 [[maybe_unused]] int k_tiles_of(const GemmShape& shape) { return (shape.k + ch04::kTileK - 1) / ch04::kTileK; }
 
