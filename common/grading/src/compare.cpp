@@ -172,6 +172,8 @@ std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, 
   if (count(Kind::from_input) == wrongs.size()) {
     bool transposed = true, swapped_tiles = true, same_offset = true;
     for (const Wrong& w : wrongs) {
+      // A value that several inputs hold names one of them, perhaps not the one taken.
+      if (w.ambiguous) continue;
       transposed &= w.source_row == w.col && w.source_col == w.row;
       const int tile_r = w.row / shape.tile_rows, tile_c = w.col / shape.tile_cols;
       const int src_tile_r = w.source_row / shape.tile_rows, src_tile_c = w.source_col / shape.tile_cols;
