@@ -120,6 +120,12 @@ std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& ar
     // A GEMM operand read one column past its last: the end of k, or an index that
     // strides its columns by another array's leading dimension and runs past the end.
     const bool partial = array.k_tile > 0 && shape.cols % array.k_tile != 0;
+    // With every k-tile whole, an index with row and column exchanged (col + row * ld,
+    // for a row of the tile and a column of a k-tile) reaches the same address.
+    const long long from_tile = offset_of(fault, array) - origin.row;
+    const long long exchanged_row = from_tile / shape.rows, exchanged_col = from_tile % shape.rows;
+    const bool exchanged = !partial && array.k_tile > 0 && exchanged_row < shape.tile_rows &&
+                           exchanged_col < array.k_tile;
     return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
            pair_text(fault.thread[0], fault.thread[1]) + " read element " + pair_text(element->row, element->col) +
            " of " + array.name + ", one column past its last (" + std::to_string(shape.cols - 1) + "): either " +
@@ -127,8 +133,13 @@ std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& ar
                           std::to_string(array.k_tile) + "), reads past k where its columns must be zero-filled "
                           "(a source size of 0 past valid_k)"
                     : std::string("a bound on k one past its end (`<=` where `<` is meant)")) +
-           ", or " + array.name + "'s columns are strided by another array's leading dimension (" + array.name +
-           "'s is " + (array.leading_dimension.empty() ? std::string("its rows") : array.leading_dimension) + ").";
+           (exchanged ? ", " : ", or ") + array.name + "'s columns are strided by another array's leading dimension (" +
+           array.name + "'s is " + (array.leading_dimension.empty() ? std::string("its rows") : array.leading_dimension) +
+           ")" +
+           (exchanged ? ", or the row and the column are exchanged in the index (col + row * ld reaches it from (" +
+                            std::to_string(exchanged_row) + ", " + std::to_string(exchanged_col) + ") of the tile)"
+                      : std::string()) +
+           ".";
   }
   if (one_past_the_tile(local, array)) {
     const bool row_past = local.row == shape.tile_rows;

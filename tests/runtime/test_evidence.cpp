@@ -1,0 +1,145 @@
+// The readings of the simulator's evidence (wb::Fault, sim::InFlightRead) that name a
+// cause: each named only where the evidence fits it, and nothing where it fits none.
+// Host code on hand-made evidence: an array here stands for a device array, as only the
+// addresses are read.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "wb/grading/diagnosis/faults.hpp"
+#include "wb/grading/diagnosis/in_flight.hpp"
+#include "wb/wb.cuh"
+
+namespace {
+
+using wb::Fault;
+using wb::OverlappingWrite;
+using wb::grading::FaultedArray;
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// A 256x32 column-major input cut into 128x16 tiles, and two copies from it onto one word
+// of smem_tile, by threads (first_thread, 0) and (thread, 0) of block (0, 0).
+struct TwoCopies {
+  std::vector<float> input = std::vector<float>(256 * 32);
+  FaultedArray array() const { return {input.data(), {256, 32, 128, 16}, false, "the input"}; }
+  Fault fault(int first_row, int first_col, int row, int col, std::size_t word, unsigned long long first_earlier = 1,
+              unsigned long long earlier = 0) const {
+    OverlappingWrite overlap;
+    overlap.first_thread = {0, 0, 0};
+    overlap.first_source = &input[static_cast<std::size_t>(first_row + first_col * 256)];
+    overlap.source = &input[static_cast<std::size_t>(row + col * 256)];
+    overlap.first_earlier_accesses = first_earlier;
+    overlap.array = "smem_tile";
+    overlap.word = word;
+    return Fault{{0, 0, 0}, {8, 0, 0}, nullptr, true, 4, earlier, overlap};
+  }
+};
+
+TEST(Evidence, TwoCopiesOfOneElementAreThreadsThatOverlap) {
+  const TwoCopies copies;
+  const std::string cause = wb::grading::overlapping_writes_cause(copies.fault(8, 0, 8, 0, 8), copies.array());
+  EXPECT_TRUE(contains(cause, "both copied element (8, 0)")) << cause;
+  EXPECT_TRUE(contains(cause, "The destination index is not at fault")) << cause;
+  EXPECT_TRUE(contains(cause, "either a loop's step is too small")) << cause;
+}
+
+TEST(Evidence, TwoElementsOnOneWordNameTheStrideThatFitsBoth) {
+  const TwoCopies copies;
+  // (127, 0) and (0, 1) on word 127: row + col * 127, a stride one short of a column.
+  const std::string cause = wb::grading::overlapping_writes_cause(copies.fault(127, 0, 0, 1, 127), copies.array());
+  EXPECT_TRUE(contains(cause, "two different elements")) << cause;
+  EXPECT_TRUE(contains(cause, "Both fit a shared index row + col * 127")) << cause;
+  // Two elements that no usual index puts on one word: observed, no index named.
+  const std::string none = wb::grading::overlapping_writes_cause(copies.fault(5, 3, 70, 9, 1000), copies.array());
+  EXPECT_TRUE(contains(none, "two different elements")) << none;
+  EXPECT_FALSE(contains(none, "Both fit")) << none;
+}
+
+TEST(Evidence, AnElementOnePastTheTileIsABoundPastIt) {
+  const TwoCopies copies;
+  const std::string cause = wb::grading::overlapping_writes_cause(copies.fault(0, 1, 128, 0, 128), copies.array());
+  EXPECT_TRUE(contains(cause, "copied element (128, 0) of the input")) << cause;
+  EXPECT_TRUE(contains(cause, "one past its last row")) << cause;
+}
+
+TEST(Evidence, StoresBringNoElementAndNameNothing) {
+  TwoCopies copies;
+  Fault fault = copies.fault(8, 0, 8, 0, 8);
+  fault.overlap->first_source = nullptr;
+  EXPECT_EQ(wb::grading::overlapping_writes_cause(fault, copies.array()), "");
+}
+
+// A span of tile 2048 and width 5 (halo 2): word j of block 0's first buffer holds
+// input[j - 2].
+Fault span_fault(const std::vector<float>& input, long long element, std::size_t word) {
+  OverlappingWrite overlap;
+  overlap.first_source = nullptr;  // a thread's zero
+  overlap.source = &input[static_cast<std::size_t>(element)];
+  overlap.array = "smem_span";
+  overlap.word = word;
+  return Fault{{0, 0, 0}, {1, 0, 0}, nullptr, true, 4, 0, overlap};
+}
+
+TEST(Evidence, ASpanCopyOffByItsPadOrByWholeTilesIsNamed) {
+  const std::vector<float> input(16384);
+  const std::string pad = wb::grading::span_overlap_cause(span_fault(input, 1, 1), input.data(), 16384, 2048, 5, -1);
+  EXPECT_TRUE(contains(pad, "so the copy is 2 elements off")) << pad;
+  EXPECT_TRUE(contains(pad, "(first - span_start)")) << pad;
+  const std::string tiles =
+      wb::grading::span_overlap_cause(span_fault(input, 4095, 1), input.data(), 16384, 2048, 5, -1);
+  EXPECT_TRUE(contains(tiles, "2 whole tiles")) << tiles;
+  // A span that starts 4 before its tile (chapter 7's): the same word holds input[-3].
+  const std::string padded = wb::grading::span_overlap_cause(span_fault(input, 1, 1), input.data(), 16384, 2048, 5, 4);
+  EXPECT_TRUE(contains(padded, "holds input[-3]")) << padded;
+  EXPECT_TRUE(contains(padded, "the 4 elements that the span starts before its tile")) << padded;
+  // The right element: nothing to name.
+  EXPECT_EQ(wb::grading::span_overlap_cause(span_fault(input, 0, 2), input.data(), 16384, 2048, 5, -1), "");
+}
+
+TEST(Evidence, AReadPastAVectorsEndIsABoundOrAPartialVector) {
+  const std::vector<float> input(1027);
+  const FaultedArray array{input.data(), {1027, 1, 1024, 1}, false, "the input"};
+  const Fault bound{{1, 0, 0}, {0, 0, 0}, input.data() + 1027, false, 4, 3, std::nullopt};
+  EXPECT_TRUE(contains(wb::grading::past_the_end_of_a_vector(bound, array), "(`<=` where `<` is meant)"));
+  const Fault quad{{1, 0, 0}, {0, 0, 0}, input.data() + 1024, false, 16, 0, std::nullopt};
+  EXPECT_TRUE(contains(wb::grading::past_the_end_of_a_vector(quad, array), "only 3 of them lie inside"));
+  const Fault far{{1, 0, 0}, {0, 0, 0}, input.data() + 1030, false, 4, 3, std::nullopt};
+  EXPECT_EQ(wb::grading::past_the_end_of_a_vector(far, array), "");
+}
+
+#if WB_BACKEND_SIM
+// A read of a copy in flight, as the simulator records it.
+wb::sim::LaunchStats with_read(std::uint32_t group, std::uint32_t commits, int last_wait, std::uint32_t at_last_wait,
+                               std::uint32_t at_wait_before, bool issued_after) {
+  wb::sim::LaunchStats stats;
+  wb::sim::InFlightRead read;
+  read.group = group;
+  read.commits = commits;
+  read.last_wait = last_wait;
+  read.commits_at_last_wait = at_last_wait;
+  read.commits_at_wait_before = at_wait_before;
+  read.issued_after_last_wait = issued_after;
+  stats.in_flight_read = read;
+  return stats;
+}
+
+TEST(Evidence, ACopyReadInFlightNamesWhereItStood) {
+  EXPECT_TRUE(contains(wb::grading::in_flight_read_cause(with_read(0, 0, 0, 0, 0, false), 0), "a commit is missing"));
+  EXPECT_TRUE(contains(wb::grading::in_flight_read_cause(with_read(0, 1, -1, 0, 0, false), 0), "had not waited"));
+  EXPECT_TRUE(contains(wb::grading::in_flight_read_cause(with_read(3, 4, 1, 3, 2, true), 1),
+                       "a stage is refilled while it is read"));
+  EXPECT_TRUE(contains(wb::grading::in_flight_read_cause(with_read(0, 2, 2, 2, 0, false), 1),
+                       "this step waits with wait<1>"));
+  EXPECT_TRUE(contains(wb::grading::in_flight_read_cause(with_read(3, 4, 1, 4, 4, false), 1),
+                       "no group was committed since the wait before it"));
+  EXPECT_TRUE(contains(wb::grading::in_flight_read_cause(with_read(1, 3, 1, 2, 1, false), 1), "a stage index ahead"));
+  // A wait<N> of a step that teaches none: nothing named for the last case.
+  EXPECT_EQ(wb::grading::in_flight_read_cause(with_read(1, 3, 1, 2, 1, false), -1), "");
+  EXPECT_EQ(wb::grading::in_flight_read_cause(wb::sim::LaunchStats{}, 1), "");
+}
+#endif
+
+}  // namespace
