@@ -18,6 +18,7 @@
 
 #include "padded.hpp"
 #include "wb/bank_map.hpp"
+#include "wb/poison.hpp"
 #include "wb/grading/backend_test.hpp"
 #include "wb/grading/compare.hpp"
 #include "wb/grading/diagnosis/faults.hpp"
@@ -82,6 +83,29 @@ using CopyFunction = void (*)(const float*, float*, int, int);
 
 using Chapter2Padded = wb::grading::KernelTest;
 
+// The store's loop walked the padded layout's coord() over the tile's size: index i of
+// smem_layout is (i % 130, i / 130), so the 2048 indices reach (row, col) of the tile
+// only where row + 130 * col < 2048, and rows 128 and 129 of each column are padding.
+// The cause where the unwritten outputs are exactly the tile's elements beyond that.
+std::string padded_coord_walk_cause(const std::vector<float>& output, int rows, int cols) {
+  constexpr int kStride = ch02::kPaddedStride, kSize = ch02::kTileRows * ch02::kTileCols;
+  bool any = false;
+  for (int col = 0; col < cols; ++col) {
+    for (int row = 0; row < rows; ++row) {
+      const int local = row % ch02::kTileRows + kStride * (col % ch02::kTileCols);
+      const bool unwritten = wb::poison::matches(output[static_cast<std::size_t>(row) + static_cast<std::size_t>(col) * rows],
+                                                 wb::poison::Kind::unwritten);
+      if (unwritten != (local >= kSize)) return "";
+      any = any || unwritten;
+    }
+  }
+  if (!any) return "";
+  return "the unwritten elements are exactly those that a walk of the padded layout's coord() never reaches: "
+         "smem_layout.coord(index) for index < " + std::to_string(kSize) + " stops at offset " + std::to_string(kSize - 1) +
+         " of the 130-float columns, and its rows 128 and 129 are padding. coord() inverts a compact layout only: walk "
+         "the elements with tile_layout.coord(index) and find each one's place with smem_layout(row, col).";
+}
+
 TEST_F(Chapter2Padded, Step1CopyThroughThePaddedTile) {
   wb::grading::check_movement_shapes(
       {{256, 32}, {300, 40}, {127, 15}, {1, 1}, {129, 17}, {512, 48}, {1000, 3}, {5, 100}},
@@ -93,6 +117,9 @@ TEST_F(Chapter2Padded, Step1CopyThroughThePaddedTile) {
         check.run = [=](const float* in, float* out) { ch02::copy_tiles_padded(in, out, rows, cols); };
         check.reference = [](const std::vector<float>& input) {
           return std::vector<double>(input.begin(), input.end());
+        };
+        check.explain = [rows, cols](const std::vector<float>& output, const std::vector<float>&) {
+          return padded_coord_walk_cause(output, rows, cols);
         };
 #if WB_BACKEND_SIM
         const std::uint64_t elements = static_cast<std::uint64_t>(rows) * cols;
