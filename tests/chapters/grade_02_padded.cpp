@@ -83,27 +83,36 @@ using CopyFunction = void (*)(const float*, float*, int, int);
 
 using Chapter2Padded = wb::grading::KernelTest;
 
-// The store's loop walked the padded layout's coord() over the tile's size: index i of
-// smem_layout is (i % 130, i / 130), so the 2048 indices reach (row, col) of the tile
-// only where row + 130 * col < 2048, and rows 128 and 129 of each column are padding.
-// The cause where the unwritten outputs are exactly the tile's elements beyond that.
+// The store's loop walked the padded layout's coord() over the tile's size: coord()
+// inverts a compact layout only, and on the padded (128,16):(1,130) it reaches some
+// elements twice and others never. The cause where the unwritten outputs are exactly the
+// tile's elements that such a walk (wb::Layout::coord itself) never reaches.
 std::string padded_coord_walk_cause(const std::vector<float>& output, int rows, int cols) {
-  constexpr int kStride = ch02::kPaddedStride, kSize = ch02::kTileRows * ch02::kTileCols;
+  using wb::Int;
+  constexpr auto padded = wb::col_major(Int<ch02::kTileRows>{}, Int<ch02::kTileCols>{}, Int<ch02::kPaddedStride>{});
+  constexpr int kSize = ch02::kTileRows * ch02::kTileCols;
+  std::vector<bool> reached(kSize, false);
+  for (int index = 0; index < kSize; ++index) {
+    const wb::Coord element = padded.coord(index);
+    if (element.row < ch02::kTileRows && element.col < ch02::kTileCols) {
+      reached[static_cast<std::size_t>(element.row + element.col * ch02::kTileRows)] = true;
+    }
+  }
   bool any = false;
   for (int col = 0; col < cols; ++col) {
     for (int row = 0; row < rows; ++row) {
-      const int local = row % ch02::kTileRows + kStride * (col % ch02::kTileCols);
-      const bool unwritten = wb::poison::matches(output[static_cast<std::size_t>(row) + static_cast<std::size_t>(col) * rows],
-                                                 wb::poison::Kind::unwritten);
-      if (unwritten != (local >= kSize)) return "";
+      const int local = row % ch02::kTileRows + ch02::kTileRows * (col % ch02::kTileCols);
+      const bool unwritten = wb::poison::matches(
+          output[static_cast<std::size_t>(row) + static_cast<std::size_t>(col) * rows], wb::poison::Kind::unwritten);
+      if (unwritten == reached[static_cast<std::size_t>(local)]) return "";
       any = any || unwritten;
     }
   }
   if (!any) return "";
-  return "the unwritten elements are exactly those that a walk of the padded layout's coord() never reaches: "
-         "smem_layout.coord(index) for index < " + std::to_string(kSize) + " stops at offset " + std::to_string(kSize - 1) +
-         " of the 130-float columns, and its rows 128 and 129 are padding. coord() inverts a compact layout only: walk "
-         "the elements with tile_layout.coord(index) and find each one's place with smem_layout(row, col).";
+  return "the unwritten elements are exactly those of each tile that a walk of the padded layout's coord() never "
+         "reaches (smem_layout.coord(index) for index < " + std::to_string(kSize) + "): coord() inverts a compact "
+         "layout only, and on the padded one it reaches some elements twice and others never. Walk the elements "
+         "with tile_layout.coord(index), and find each one's place with smem_layout(row, col).";
 }
 
 TEST_F(Chapter2Padded, Step1CopyThroughThePaddedTile) {
