@@ -84,3 +84,10 @@ wb_wrong_kernel(negative_padding
   FIND "  padding = 1;"
   REPLACE "  padding = -1;"
   EXPECT "step 2.*two threads write smem_tile.*Likely cause: .*copied two different elements of block \\([0-9]+, 0\\)'s tile of the input.*\\(127, [0-9]+\\) and \\(0, [0-9]+\\), into one word.*Both fit a shared index row \\+ col \\* 127: a column stride of 127 where a column of the tile holds 128 rows")
+
+# The store walks the padded layout's coord(), which inverts a compact layout only: some
+# elements of each tile are never reached.
+wb_wrong_kernel(store_walks_the_padded_coord
+  FIND "const wb::Coord element = tile_layout.coord(index);"
+  REPLACE "const wb::Coord element = smem_layout.coord(index);"
+  EXPECT "step 1.*Likely cause: the unwritten elements are exactly those of each tile that a walk of the padded layout's coord\\(\\) never reaches")
