@@ -158,10 +158,10 @@ std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& ar
   return "block " + pair_text(fault.block[0], fault.block[1]) + "'s tile of " + array.name + ", rows " +
          std::to_string(origin.row) + " to " + std::to_string(origin.row + shape.tile_rows - 1) + " and columns " +
          std::to_string(origin.col) + " to " + std::to_string(origin.col + shape.tile_cols - 1) +
-         ", lies wholly inside the array, so no bound of a partial tile (valid_rows, valid_cols) is at fault: its "
-         "thread " + pair_text(fault.thread[0], fault.thread[1]) + " " + (fault.write ? "wrote" : "read") + " element " +
-         pair_text(element->row, element->col) + ", outside its tile. Either a loop runs past the tile (bounded by "
-         "the array's rows or columns where the tile's are meant), or the index of that " +
+         ", lies wholly inside the array, yet its thread " + pair_text(fault.thread[0], fault.thread[1]) + " " +
+         (fault.write ? "wrote" : "read") + " element " + pair_text(element->row, element->col) +
+         ", outside its tile. Either a loop runs past the tile (bounded by the array's rows or columns, or by the "
+         "tile's two bounds exchanged, where the tile's own are meant), or the index of that " +
          (fault.write ? "store" : "read") +
          " is computed wrongly for an element inside the tile (the leading dimension, a stride, a coordinate taken "
          "twice or exchanged).";

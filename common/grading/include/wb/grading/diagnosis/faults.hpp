@@ -33,10 +33,11 @@ struct FaultedArray {
 // one past a whole tile's edge, where a bound past the edge reaches the same addresses.
 std::string origin_counted_twice(const Fault& fault, const FaultedArray& array);
 
-// Where the faulting block's tile lies wholly inside the array, no bound of a partial
-// tile can be at fault: what the fault shows instead (one past the tile's edge: a bound
-// `<=`, or the origin added again) ("" where the tile is partial or the fault is not in
-// this array; for a GEMM operand, only the first, as its last k-tile may be partial).
+// Where the faulting block's tile lies wholly inside the array, the ways an index leaves
+// it: one past the tile's edge, a bound `<=` or the origin added again; further, a loop
+// bounded by the array (or by the tile's bounds exchanged) or a term of the index; for a
+// GEMM operand one column past its last, the end of k or another leading dimension (""
+// where the tile is partial, the fault is not in this array, or lies inside the tile).
 std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& array);
 
 // Two threads' copies wrote one shared word between two barriers (Fault::overlap), both
