@@ -106,15 +106,20 @@ endfunction()
 # Inside a WRONG file: a known-wrong kernel made from the solution by replacing FIND
 # (every occurrence) with REPLACE, which the sim grader must reject with a report that
 # matches EXPECT (ENVIRONMENT: variables for that run, such as a short WB_STEP_TIMEOUT).
+# STEP, the step it is a mistake of, goes into the test's name
+# (selftest.chapter7.step3.rejects_...); each chapter's list is ordered by step.
 function(wb_wrong_kernel name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "FILE;FIND;REPLACE;EXPECT" "ENVIRONMENT")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "STEP;FILE;FIND;REPLACE;EXPECT" "ENVIRONMENT")
+  if(NOT arg_STEP)
+    message(FATAL_ERROR "wb_wrong_kernel(${name}): STEP, the step whose grader must reject it, is missing")
+  endif()
   wb_solution_variant(wrong ${name} "${arg_FILE}" "${arg_FIND}" "${arg_REPLACE}")
-  add_test(NAME selftest.chapter${chapter_number}.rejects_${name}
+  set(test selftest.chapter${chapter_number}.step${arg_STEP}.rejects_${name})
+  add_test(NAME ${test}
     COMMAND ${CMAKE_COMMAND} "-DGRADER=$<TARGET_FILE:grade_chapter${chapter_number}_wrong_${name}_sim>"
             "-DEXPECT=${arg_EXPECT}" "-DWHAT=the known-wrong kernel ${name}"
             -P "${WB_EXPECT_REJECTION}")
-  set_tests_properties(selftest.chapter${chapter_number}.rejects_${name} PROPERTIES
-    LABELS "selftest" ENVIRONMENT "${arg_ENVIRONMENT}")
+  set_tests_properties(${test} PROPERTIES LABELS "selftest" ENVIRONMENT "${arg_ENVIRONMENT}")
 endfunction()
 
 # Inside a WRONG file too: a variant of the solution written another way that is just

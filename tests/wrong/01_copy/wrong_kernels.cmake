@@ -1,73 +1,79 @@
 # Known-wrong versions of chapter 1's solution, each one mistake a learner makes, with
 # the diagnosis the grader must give. Each is the solution with FIND replaced by REPLACE.
 
+# Two threads write one shared word between two barriers: an index mistake, which a
+# barrier would not fix. Each EXPECT asks for both writers and the overlap as the cause.
+set(overlap_found "step 1.*cp.async of 4 bytes: two threads write smem_tile\\[[0-9]+\\] \\(in 4-byte elements\\) between the same two barriers: thread \\([0-9]+,0,0\\) of block \\([0-9]+,[0-9]+,0\\) wrote it at [^ ]*copy.cu:[0-9]+, then thread \\([0-9]+,0,0\\) writes it at [^ ]*copy.cu:[0-9]+\\. One line computed the same index for both threads: their indices overlap.*a __syncthreads\\(\\) would not fix this")
+
+# The elements both copies brought name which index is wrong: the same element twice (the
+# threads' (row, col) overlap), or one outside the tile (a bound past it).
+set(same_element_cause "Likely cause: thread \\([0-9]+, 0\\) \\([^)]*\\) and thread \\([0-9]+, 0\\) \\([^)]*\\) both copied element \\([0-9]+, [0-9]+\\) of block \\(0, 0\\)'s tile of the input.*two threads meant the same element.*either a loop's step is too small.*or the \\(row, col\\) a thread starts from")
+
+set(past_the_tile_cause "Likely cause: thread \\(0, 0\\) copied element \\(128, 0\\) of the input into smem_tile\\[128\\], outside block \\(0, 0\\)'s tile of the input \\(rows 0 to 127, columns 0 to 15\\): one past its last row, where a loop bound one past the tile \\(`<=` where `<` is meant\\) reaches")
+
 wb_wrong_kernel(missing_wait
+  STEP 1
   FIND "  wb::cp_async_wait_all();\n"
   REPLACE ""
   EXPECT "read from shared memory before their cp.async had landed")
 
 wb_wrong_kernel(missing_barrier
+  STEP 1
   FIND "  wb::cp_async_wait_all();\n  __syncthreads();\n"
   REPLACE "  wb::cp_async_wait_all();\n"
   EXPECT "step 1.*a race on shared memory: this thread (reads|writes) smem_tile\\[[0-9]+\\].*need a __syncthreads\\(\\) after everyone's wait")
 
 wb_wrong_kernel(wait_after_the_barrier
+  STEP 1
   FIND "  wb::cp_async_wait_all();\n  __syncthreads();\n"
   REPLACE "  __syncthreads();\n  wb::cp_async_wait_all();\n"
   EXPECT "step 1.*cp.async, issued at [^ ]*copy.cu:[0-9]+, lands only when that thread waits for it, and its wait came after the last __syncthreads\\(\\)")
 
 wb_wrong_kernel(block_index_swapped
+  STEP 1
   FIND "  const int tile_row = blockIdx.x * kTileRows;\n  const int tile_col = blockIdx.y * kTileCols;\n"
   REPLACE "  const int tile_row = blockIdx.y * kTileRows;\n  const int tile_col = blockIdx.x * kTileCols;\n"
   EXPECT "step 1.*rows from blockIdx.x, columns from blockIdx.y")
 
 wb_wrong_kernel(plain_loads
+  STEP 1
   FIND "wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);"
   REPLACE "smem_tile[smem_layout(row, col)] = gmem_tile_in[gmem_layout(row, col)];"
   EXPECT "0 of 8192 elements reached shared memory through cp.async")
 
-wb_wrong_kernel(out_of_bounds_tail
-  FIND "col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows;"
-  REPLACE "col < kTileCols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < kTileRows;"
-  EXPECT "step 2.*past its end.*missing a bounds check")
-
-wb_wrong_kernel(unguarded_store
-  FIND "    if (element.row < valid_rows && element.col < valid_cols) {\n      gmem_tile_out"
-  REPLACE "    {\n      gmem_tile_out"
-  EXPECT "step 2.*outside the output")
-
-wb_wrong_kernel(grid_rounded_down
-  FIND "const dim3 grid((rows + kTileRows - 1) / kTileRows, (cols + kTileCols - 1) / kTileCols);"
-  REPLACE "const dim3 grid(rows / kTileRows > 0 ? rows / kTileRows : 1, cols / kTileCols > 0 ? cols / kTileCols : 1);"
-  EXPECT "step 2.*never written")
-
 wb_wrong_kernel(index_leaves_the_tile
+  STEP 1
   FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
   REPLACE "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(tile_row + row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
   EXPECT "step 1.*past its end.*Likely cause: block \\([0-9]+, [0-9]+\\).s thread .* which is row 128 of its tile, one past the tile.s last \\(127\\): a loop bound one past the tile")
 
 wb_wrong_kernel(copy_without_end
+  STEP 1
   FIND "    for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {"
   REPLACE "    for (int row = thread_coord.row; row < kTileRows; row + kThreadRows) {"
   EXPECT "step 1.*issued 4096 copies.*a loop that never ends")
 
 wb_wrong_kernel(wait_after_every_copy
+  STEP 1
   FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
   REPLACE "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n      wb::cp_async_wait_all();\n    }\n  }\n  __syncthreads();\n  //! [step 1 hole]"
   EXPECT "step 1.*8 waits per thread for 8 copies.*then wait once")
 
 wb_wrong_kernel(shared_destination_outside_the_tile
+  STEP 1
   FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
   REPLACE "      wb::cp_async(&smem_tile[gmem_layout(tile_row + row, tile_col + col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
   EXPECT "step 1.*not the block's shared memory.*outside smem_tile")
 
 wb_wrong_kernel(store_loop_without_end
+  STEP 1
   FIND "  for (int index = threadIdx.x; index < smem_layout.size(); index += kThreads) {\n    const wb::Coord element = smem_layout.coord(index);\n    gmem_tile_out"
   REPLACE "  for (int index = threadIdx.x; index < smem_layout.size(); index + kThreads) {\n    const wb::Coord element = smem_layout.coord(index);\n    gmem_tile_out"
   ENVIRONMENT WB_STEP_TIMEOUT=3
   EXPECT "step 1.*did not finish within 3 s.*block \\([0-9]+,[0-9]+,0\\): thread .* is still running, last seen at [^ ]*copy.cu:[0-9]+")
 
 wb_wrong_kernel(store_far_out_of_bounds
+  STEP 1
   FIND "    gmem_tile_out[gmem_layout(element.row, element.col)] =\n        smem_tile[smem_layout(element.row, element.col)];\n  }\n}\n//! [step 1 kernel]"
   REPLACE "    gmem_tile_out[gmem_layout(element.row, element.col) + (1 << 30)] =\n        smem_tile[smem_layout(element.row, element.col)];\n  }\n}\n//! [step 1 kernel]"
   EXPECT "step 1.*crashed with signal Segmentation fault in block \\([0-9]+,[0-9]+,0\\), thread \\([0-9]+,0,0\\), at [^ ]*copy.cu:[0-9]+: its last memory access, a store.*WB_SEED=[0-9]+ gdb --args")
@@ -75,21 +81,15 @@ wb_wrong_kernel(store_far_out_of_bounds
 # The tile's origin counted twice in the copy's source: gmem_tile_in already points at
 # the tile, and the row and column given to it are global ones.
 wb_wrong_kernel(tile_origin_counted_twice
+  STEP 1
   FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
   REPLACE "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(tile_row + row, tile_col + col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
   EXPECT "step 1.*Likely cause: the tile's (row |column )?origin is counted twice: block \\([0-9]+, [0-9]+\\)'s tile of the input starts at \\([0-9]+, [0-9]+\\), and its thread \\([0-9]+, 0\\) read element")
 
-# Two threads write one shared word between two barriers: an index mistake, which a
-# barrier would not fix. Each EXPECT asks for both writers and the overlap as the cause.
-set(overlap_found "step 1.*cp.async of 4 bytes: two threads write smem_tile\\[[0-9]+\\] \\(in 4-byte elements\\) between the same two barriers: thread \\([0-9]+,0,0\\) of block \\([0-9]+,[0-9]+,0\\) wrote it at [^ ]*copy.cu:[0-9]+, then thread \\([0-9]+,0,0\\) writes it at [^ ]*copy.cu:[0-9]+\\. One line computed the same index for both threads: their indices overlap.*a __syncthreads\\(\\) would not fix this")
-# The elements both copies brought name which index is wrong: the same element twice (the
-# threads' (row, col) overlap), or one outside the tile (a bound past it).
-set(same_element_cause "Likely cause: thread \\([0-9]+, 0\\) \\([^)]*\\) and thread \\([0-9]+, 0\\) \\([^)]*\\) both copied element \\([0-9]+, [0-9]+\\) of block \\(0, 0\\)'s tile of the input.*two threads meant the same element.*either a loop's step is too small.*or the \\(row, col\\) a thread starts from")
-set(past_the_tile_cause "Likely cause: thread \\(0, 0\\) copied element \\(128, 0\\) of the input into smem_tile\\[128\\], outside block \\(0, 0\\)'s tile of the input \\(rows 0 to 127, columns 0 to 15\\): one past its last row, where a loop bound one past the tile \\(`<=` where `<` is meant\\) reaches")
-
 # Rows stepped by the thread layout's columns (8) instead of its rows (32): thread row 8
 # copies rows 8, 16, ... which thread row 0 copies too.
 wb_wrong_kernel(rows_stepped_by_a_wrong_stride
+  STEP 1
   FIND "    for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {"
   REPLACE "    for (int row = thread_coord.row; row < kTileRows; row += kThreadCols) {"
   EXPECT "${overlap_found}.*${same_element_cause}")
@@ -97,6 +97,7 @@ wb_wrong_kernel(rows_stepped_by_a_wrong_stride
 # The thread coordinate's row and column exchanged on the 32x8 thread layout: thread row
 # 8 starts at column 8, which thread row 0 reaches by its step of 8.
 wb_wrong_kernel(thread_row_and_column_exchanged
+  STEP 1
   FIND "  for (int col = thread_coord.col; col < kTileCols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {"
   REPLACE "  for (int col = thread_coord.row; col < kTileCols; col += kThreadCols) {\n    for (int row = thread_coord.col; row < kTileRows; row += kThreadRows) {"
   EXPECT "${overlap_found}.*${same_element_cause}")
@@ -104,13 +105,33 @@ wb_wrong_kernel(thread_row_and_column_exchanged
 # The row bound one past the tile: row 128 of a column-major 128-row tile is row 0 of the
 # next column, which another thread copies.
 wb_wrong_kernel(row_bound_one_past_the_tile
+  STEP 1
   FIND "    for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {"
   REPLACE "    for (int row = thread_coord.row; row <= kTileRows; row += kThreadRows) {"
   EXPECT "${overlap_found}.*${past_the_tile_cause}")
 
+wb_wrong_kernel(out_of_bounds_tail
+  STEP 2
+  FIND "col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows;"
+  REPLACE "col < kTileCols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < kTileRows;"
+  EXPECT "step 2.*past its end.*missing a bounds check")
+
+wb_wrong_kernel(unguarded_store
+  STEP 2
+  FIND "    if (element.row < valid_rows && element.col < valid_cols) {\n      gmem_tile_out"
+  REPLACE "    {\n      gmem_tile_out"
+  EXPECT "step 2.*outside the output")
+
+wb_wrong_kernel(grid_rounded_down
+  STEP 2
+  FIND "const dim3 grid((rows + kTileRows - 1) / kTileRows, (cols + kTileCols - 1) / kTileCols);"
+  REPLACE "const dim3 grid(rows / kTileRows > 0 ? rows / kTileRows : 1, cols / kTileCols > 0 ? cols / kTileCols : 1);"
+  EXPECT "step 2.*never written")
+
 # The copies, the wait and the barrier inside a branch that the threads with nothing to
 # copy in an edge tile skip: a barrier some threads never reach, not a missing one.
 wb_wrong_kernel(barrier_inside_a_branch
+  STEP 2
   FIND "  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n"
   REPLACE "  if (thread_coord.row < valid_rows && thread_coord.col < valid_cols) {\n  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  }\n"
   EXPECT "step 2.*threads at different __syncthreads\\(\\): this thread reads smem_tile\\[[0-9]+\\].*without ever having waited there.*Likely cause: threads wait at different __syncthreads\\(\\)")

@@ -3,6 +3,7 @@
 
 # Step 1: the copy through the padded tile.
 wb_wrong_kernel(missing_wait
+  STEP 1
   FIND "  wb::cp_async_wait_all();\n  __syncthreads();\n  for (int index"
   REPLACE "  __syncthreads();\n  for (int index"
   EXPECT "step 1.*read from shared memory before their cp.async had landed")
@@ -11,6 +12,7 @@ wb_wrong_kernel(missing_wait
 # names both threads once the simulator has it (the cause then comes from kStep1's map,
 # which says the same).
 wb_wrong_kernel(missing_barrier
+  STEP 1
   FIND "  wb::cp_async_wait_all();\n  __syncthreads();\n  for (int index"
   REPLACE "  wb::cp_async_wait_all();\n  for (int index"
   EXPECT "step 1.*need a __syncthreads\\(\\) after everyone's wait")
@@ -18,6 +20,7 @@ wb_wrong_kernel(missing_barrier
 # The store loop of chapter 1, walking the padded layout's offsets as if they were the
 # tile's elements: smem_layout.coord() of a padded layout is no element's coordinate.
 wb_wrong_kernel(store_walks_padded_offsets
+  STEP 1
   FIND "    const wb::Coord element = tile_layout.coord(index);"
   REPLACE "    const wb::Coord element = smem_layout.coord(index);"
   EXPECT "step 1.*never written by the kernel")
@@ -26,6 +29,7 @@ wb_wrong_kernel(store_walks_padded_offsets
 # at word i) while the store reads through the padded layout: the reads of the last
 # column find nothing there.
 wb_wrong_kernel(copies_without_the_padding
+  STEP 1
   FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);"
   REPLACE "      wb::cp_async(&smem_tile[tile_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);"
   EXPECT "step 1.*Likely cause: thread \\([0-9]+,0,0\\) of block \\(0,0,0\\) read smem_tile\\[[0-9]+\\] at [^ ]*padded.cu:[0-9]+, which no copy or store of the block had filled.*The block's copies filled words 0 to 2047 in a row, while its reads walk 128 words of every 130.*Copy through the same padded layout as the reads")
@@ -33,6 +37,7 @@ wb_wrong_kernel(copies_without_the_padding
 # The other side: the copies through the padded layout, the store's reads through the
 # compact one, which find the padding words empty.
 wb_wrong_kernel(reads_without_the_padding
+  STEP 1
   FIND "          smem_tile[smem_layout(element.row, element.col)];"
   REPLACE "          smem_tile[tile_layout(element.row, element.col)];"
   EXPECT "step 1.*read smem_tile\\[[0-9]+\\] at [^ ]*padded.cu:[0-9]+, which no copy or store of the block had filled.*The block's copies filled 128 words of every 130.*while its reads walk words 0 to 2047 in a row: the reads forget the padding")
@@ -41,23 +46,35 @@ wb_wrong_kernel(reads_without_the_padding
 # conflict-free, but the padding the step teaches is declared and never used. Only the
 # footprint shows it: block (0,0,0) touches words 0 to 2047 and none of the padding.
 wb_wrong_kernel(padding_declared_never_used
+  STEP 1
   FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  for (int index = threadIdx.x; index < tile_layout.size(); index += kThreads) {\n    const wb::Coord element = tile_layout.coord(index);\n    if (element.row < valid_rows && element.col < valid_cols) {\n      gmem_tile_out[gmem_layout(element.row, element.col)] =\n          smem_tile[smem_layout(element.row, element.col)];"
   REPLACE "      wb::cp_async(&smem_tile[tile_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  for (int index = threadIdx.x; index < tile_layout.size(); index += kThreads) {\n    const wb::Coord element = tile_layout.coord(index);\n    if (element.row < valid_rows && element.col < valid_cols) {\n      gmem_tile_out[gmem_layout(element.row, element.col)] =\n          smem_tile[tile_layout(element.row, element.col)];"
   EXPECT "step 1.*block \\(0,0,0\\) touched words 0 to 2047 of smem_tile, every one, and none of words 2048 to 2077: its copies and its reads both walk the tile as a compact one.*declared and never used")
 
 wb_wrong_kernel(copy_without_bounds
+  STEP 1
   FIND "  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {"
   REPLACE "  for (int col = thread_coord.col; col < kTileCols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {"
   EXPECT "step 1.*past its end.*missing a bounds check")
 
+# The store walks the padded layout's coord(), which inverts a compact layout only: some
+# elements of each tile are never reached.
+wb_wrong_kernel(store_walks_the_padded_coord
+  STEP 1
+  FIND "const wb::Coord element = tile_layout.coord(index);"
+  REPLACE "const wb::Coord element = smem_layout.coord(index);"
+  EXPECT "step 1.*Likely cause: the unwritten elements are exactly those of each tile that a walk of the padded layout's coord\\(\\) never reaches")
+
 # Step 2: the padding for the row reads.
 wb_wrong_kernel(unpadded
+  STEP 2
   FIND "  padding = 1;  // stride 129"
   REPLACE "  padding = 0;  // stride 128"
   EXPECT "step 2.*stride 128 \\(padding 0\\).*a 32-way bank conflict")
 
 # The seed's +2: right for chapter 3's transposed read, 2-way for a 32-wide row read.
 wb_wrong_kernel(plus_two_for_row_reads
+  STEP 2
   FIND "  padding = 1;  // stride 129"
   REPLACE "  padding = 2;  // stride 130"
   EXPECT "step 2.*stride 130 \\(padding 2\\).*a 2-way bank conflict")
@@ -66,6 +83,7 @@ wb_wrong_kernel(plus_two_for_row_reads
 # hand with 128. The results stay right and the stride declared is 129, so only the
 # simulator's wavefront counters can see it (fails until they land).
 wb_wrong_kernel(layout_bypassed_by_hand
+  STEP 2
   FIND "wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_strip[gmem_layout(tile_row + row, col)]);\n      }\n    }\n    wb::cp_async_wait_all();\n    __syncthreads();\n    // Warp w reads the rows w, w + 8, w + 16, ...; its 32 lanes the 32 columns of each:\n    // lane c reads the word row + stride * c, in bank (row + stride * c) % 32.\n    if (sum_coord.col < valid_cols) {\n      for (int row = sum_coord.row; row < valid_rows; row += kWarps) {\n        sum += smem_tile[smem_layout(row, sum_coord.col)];"
   REPLACE "wb::cp_async(&smem_tile[row + kTileRows * col], &gmem_strip[gmem_layout(tile_row + row, col)]);\n      }\n    }\n    wb::cp_async_wait_all();\n    __syncthreads();\n    if (sum_coord.col < valid_cols) {\n      for (int row = sum_coord.row; row < valid_rows; row += kWarps) {\n        sum += smem_tile[row + kTileRows * sum_coord.col];"
   EXPECT "step 2.*shared loads: [0-9.]+ wavefronts per request.*worst at [^ ]*padded.cu:[0-9]+, 32.0 per request")
@@ -74,6 +92,7 @@ wb_wrong_kernel(layout_bypassed_by_hand
 # copies overwrite floats other warps still read. Diagnosed by the simulator's race check
 # (fails until it lands: today the sums are merely wrong).
 wb_wrong_kernel(missing_barrier_before_next_tile
+  STEP 2
   FIND "    __syncthreads();  // every warp has read this tile before the next one overwrites it\n"
   REPLACE ""
   EXPECT "step 2.*the __syncthreads\\(\\) at the end of the loop body")
@@ -81,13 +100,7 @@ wb_wrong_kernel(missing_barrier_before_next_tile
 # A negative padding: a stride of 127 makes each column's last row share its word with
 # the next column's first, which the two copies' elements prove.
 wb_wrong_kernel(negative_padding
+  STEP 2
   FIND "  padding = 1;"
   REPLACE "  padding = -1;"
   EXPECT "step 2.*two threads write smem_tile.*Likely cause: .*copied two different elements of block \\([0-9]+, 0\\)'s tile of the input.*\\(127, [0-9]+\\) and \\(0, [0-9]+\\), into one word.*Both fit a shared index row \\+ col \\* 127: a column stride of 127 where a column of the tile holds 128 rows")
-
-# The store walks the padded layout's coord(), which inverts a compact layout only: some
-# elements of each tile are never reached.
-wb_wrong_kernel(store_walks_the_padded_coord
-  FIND "const wb::Coord element = tile_layout.coord(index);"
-  REPLACE "const wb::Coord element = smem_layout.coord(index);"
-  EXPECT "step 1.*Likely cause: the unwritten elements are exactly those of each tile that a walk of the padded layout's coord\\(\\) never reaches")

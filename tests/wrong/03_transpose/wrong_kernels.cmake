@@ -3,18 +3,30 @@
 
 # Step 1: the naive transpose, its loops not bounded by the array.
 wb_wrong_kernel(naive_without_bounds
+  STEP 1
   FIND "  for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out"
   REPLACE "  for (int col = thread_coord.col; col < kTileCols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < kTileRows; row += kLoadThreadRows) {\n      gmem_tile_out"
   EXPECT "step 1.*past its end.*is a loop missing its bound")
 
+# Global coordinates given to a pointer that already points at the tile: the tile's
+# origin counted twice. The first block past the origin reads past the input's end, and
+# the fault's address is twice its tile's origin plus an offset inside the tile.
+wb_wrong_kernel(tile_origin_counted_twice
+  STEP 1
+  FIND "      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
+  REPLACE "      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(tile_row + row, tile_col + col)];"
+  EXPECT "step 1.*Likely cause: the tile's (row |column )?origin is counted twice: block \\([0-9]+, [0-9]+\\)'s tile of the input starts at")
+
 # Step 2: the transpose through shared memory.
 wb_wrong_kernel(missing_wait
+  STEP 2
   FIND "  wb::cp_async_wait_all();\n  __syncthreads();\n  for (int col = store_coord.col; col < kTileRows;"
   REPLACE "  __syncthreads();\n  for (int col = store_coord.col; col < kTileRows;"
   EXPECT "step 2.*read from shared memory before their cp.async had landed")
 
 # The stale poison today; the race check's error once it lands, whose cause says the same.
 wb_wrong_kernel(missing_barrier
+  STEP 2
   FIND "  wb::cp_async_wait_all();\n  __syncthreads();\n  for (int col = store_coord.col; col < kTileRows;"
   REPLACE "  wb::cp_async_wait_all();\n  for (int col = store_coord.col; col < kTileRows;"
   EXPECT "step 2.*need a __syncthreads\\(\\) after everyone's wait")
@@ -22,6 +34,7 @@ wb_wrong_kernel(missing_barrier
 # The output tile placed where the input tile was: its origin is row tile_col, column
 # tile_row of the output, the block indices exchanged on the way out.
 wb_wrong_kernel(block_indices_not_swapped_on_the_way_out
+  STEP 2
   FIND "  float* gmem_tile_out = gmem_out + tile_col + tile_row * cols;            // (16,128)\n  const wb::Coord load_coord = load_thread_layout.coord(threadIdx.x);      // in (32,8)\n  const wb::Coord store_coord = store_thread_layout.coord(threadIdx.x);    // in (16,16)\n\n  //! [step 2 hole]"
   REPLACE "  float* gmem_tile_out = gmem_out + tile_row + tile_col * cols;            // (16,128)\n  const wb::Coord load_coord = load_thread_layout.coord(threadIdx.x);      // in (32,8)\n  const wb::Coord store_coord = store_thread_layout.coord(threadIdx.x);    // in (16,16)\n\n  //! [step 2 hole]"
   EXPECT "step 2.*stores go to the wrong places \\(where a block.s output tile starts")
@@ -30,18 +43,21 @@ wb_wrong_kernel(block_indices_not_swapped_on_the_way_out
 # The results stay right: only the simulator's sector counters see it (fails until
 # they land).
 wb_wrong_kernel(uncoalesced_writes
+  STEP 2
   FIND "__device__ constexpr auto store_thread_layout = wb::col_major("
   REPLACE "__device__ constexpr auto store_thread_layout = wb::row_major("
   EXPECT "step 2.*global stores: [0-9.]+ sectors per request.*the writes are not coalesced")
 
 # Step 3: the padding and any shape.
 wb_wrong_kernel(unpadded_tile
+  STEP 3
   FIND "  padding = 2;  // stride 130"
   REPLACE "  padding = 0;  // stride 128"
   EXPECT "step 3.*stride 128 \\(padding 0\\).*transposed read.*a 16-way bank conflict")
 
 # Chapter 2's answer for row reads: 2-way for the 16x16 transposed read.
 wb_wrong_kernel(plus_one_padding
+  STEP 3
   FIND "  padding = 2;  // stride 130"
   REPLACE "  padding = 1;  // stride 129"
   EXPECT "step 3.*stride 129 \\(padding 1\\).*transposed read.*a 2-way bank conflict")
@@ -49,11 +65,13 @@ wb_wrong_kernel(plus_one_padding
 # The transposed view written by hand as a row-major 16x128 layout: right for the
 # unpadded tile of step 2, wrong for the padded one.
 wb_wrong_kernel(wrong_transposed_layout
+  STEP 3
   FIND "  constexpr auto smem_transposed = padded_smem_layout.transpose();"
   REPLACE "  constexpr auto smem_transposed = wb::row_major(Int<kTileCols>{}, Int<kTileRows>{});"
   EXPECT "step 3.*read smem_tile\\[[0-9]+\\] at [^ ]*transpose.cu:[0-9]+, which no copy or store of the block had filled.*The block's copies filled 128 words of every 130.*while its reads walk words 0 to 2047 in a row: the reads forget the padding")
 
 wb_wrong_kernel(store_without_bounds
+  STEP 3
   FIND "  for (int col = store_coord.col; col < valid_rows; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < valid_cols; row += kStoreThreadRows) {"
   REPLACE "  for (int col = store_coord.col; col < kTileRows; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {"
   EXPECT "step 3.*outside the output")
@@ -61,14 +79,7 @@ wb_wrong_kernel(store_without_bounds
 # The bounds of the output tile taken from the input tile's: its rows < valid_rows, its
 # columns < valid_cols. The transposed read then runs far past the shared tile.
 wb_wrong_kernel(store_bounds_not_transposed
+  STEP 3
   FIND "  for (int col = store_coord.col; col < valid_rows; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < valid_cols; row += kStoreThreadRows) {"
   REPLACE "  for (int col = store_coord.col; col < valid_cols; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < valid_rows; row += kStoreThreadRows) {"
   EXPECT "step 3.*transpose.cu:[0-9]+: .*a load of 4 bytes at bytes \\[[0-9]+, [0-9]+\\) from the start of the __shared__ array smem_tile, which has 8312 bytes: past its end: outside every __shared__ array")
-
-# Global coordinates given to a pointer that already points at the tile: the tile's
-# origin counted twice. The first block past the origin reads past the input's end, and
-# the fault's address is twice its tile's origin plus an offset inside the tile.
-wb_wrong_kernel(tile_origin_counted_twice
-  FIND "      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
-  REPLACE "      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(tile_row + row, tile_col + col)];"
-  EXPECT "step 1.*Likely cause: the tile's (row |column )?origin is counted twice: block \\([0-9]+, [0-9]+\\)'s tile of the input starts at")

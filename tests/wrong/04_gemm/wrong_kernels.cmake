@@ -2,56 +2,10 @@
 # the diagnosis the grader must give. Each is the solution with FIND replaced by REPLACE
 # (every occurrence).
 
-# The seed's race: no barrier between the wait and the reads of the tile. A thread's
-# wait makes its own copies visible to itself only; the simulator's race check names
-# the cp.async of one thread and the read of another, under every schedule.
-wb_wrong_kernel(no_barrier_between_wait_and_reads
-  FIND "    wb::cp_async_wait<0>();  // this thread's copies have landed: visible to this thread only\n    __syncthreads();         // every thread has waited: the whole tiles are visible to all\n"
-  REPLACE "    wb::cp_async_wait<0>();  // this thread's copies have landed: visible to this thread only\n"
-  EXPECT "step 2.*another thread's cp.async.*a __syncthreads\\(\\) after everyone's wait \\(the seed's race\\)")
-
-# No wait at all: the reads find the copies of the thread itself still in flight.
-wb_wrong_kernel(no_wait
-  FIND "    wb::cp_async_wait<0>();  // this thread's copies have landed: visible to this thread only\n"
-  REPLACE ""
-  EXPECT "step 2.*Likely cause: thread \\([0-9]+, [0-9]+\\) of block \\([0-9]+, [0-9]+\\) read, at [^ ]*gemm.cu:[0-9]+, a word that its own cp.async was still bringing, and that thread had not waited at all: a cp_async_wait is missing")
-
-# wait<0> where the pipeline asks for wait<kStages - 2>: every copy lands at each wait,
-# the next tile's too, and nothing is left in flight while a tile is computed.
-wb_wrong_kernel(pipeline_serialised_by_wait_0
-  FIND "    wb::cp_async_wait<kStages - 2>();  // tile k_tile has landed"
-  REPLACE "    wb::cp_async_wait<0>();  // tile k_tile has landed"
-  EXPECT "step 3.*the waits found [0-9.]+ tiles in flight.*serialises the pipeline")
-
-# The barrier at the end of the loop missing: the next iteration's copies refill the
-# stage another thread still reads.
-wb_wrong_kernel(stage_refilled_before_its_readers_are_done
-  FIND "    __syncthreads();  // everyone has read this stage before the next iteration refills it\n"
-  REPLACE ""
-  EXPECT "step 3.*kernel failed.*a stage is refilled while others still read it")
-
-# The stage read off by one: the tile after k_tile, still in flight.
-wb_wrong_kernel(stage_index_off_by_one
-  FIND "    const int stage = k_tile % kStages;"
-  REPLACE "    const int stage = (k_tile + 1) % kStages;"
-  EXPECT "step 3.*Likely cause: .*its last wait<1>, with 2 groups committed, left the newest 1 in flight, this one among them, as the step's pipeline means it to: either the stage read is not the one holding the tile the wait has just landed \\(a stage index ahead\\)")
-
-# A and B exchanged in step 4's fragments: each tile of C holds its own transpose.
-wb_wrong_kernel(a_and_b_swapped
-  FIND "*reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)]);\n        a_frag[v] = a4.x, a_frag[v + 1] = a4.y, a_frag[v + 2] = a4.z, a_frag[v + 3] = a4.w;\n      }\n      WB_UNROLL\n      for (int v = 0; v < kMicroN; v += kVector) {\n        const float4 b4 = *reinterpret_cast<const float4*>(&smem_b_stage[smem_b4_layout("
-  REPLACE "*reinterpret_cast<const float4*>(&smem_b_stage[smem_b4_layout(micro_row(thread_coord.row, v), kk)]);\n        a_frag[v] = a4.x, a_frag[v + 1] = a4.y, a_frag[v + 2] = a4.z, a_frag[v + 3] = a4.w;\n      }\n      WB_UNROLL\n      for (int v = 0; v < kMicroN; v += kVector) {\n        const float4 b4 = *reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout("
-  EXPECT "step 4.*each 128x128 tile of C holds its own transpose: A and B are exchanged")
-
-# Step 4's one barrier with the refill issued before it: a fast thread's copies land in
-# the stage that a slow thread still reads from the previous iteration.
-wb_wrong_kernel(refill_issued_before_the_one_barrier
-  FIND "    __syncthreads();\n    load_stage(k_tile + kStages - 1, (k_tile + kStages - 1) % kStages);\n    const float* smem_a_stage"
-  REPLACE "    load_stage(k_tile + kStages - 1, (k_tile + kStages - 1) % kStages);\n    __syncthreads();\n    const float* smem_a_stage"
-  EXPECT "step 4.*kernel failed.*load_stage, which refills that stage, must come after it")
-
 # The number of k-tiles rounded down: the last, partial k-tile is never loaded (all
 # four kernels; step 1 meets it first, at k = 52).
 wb_wrong_kernel(last_partial_k_tile_dropped
+  STEP 1
   FIND "  const int k_tiles = (k + kTileK - 1) / kTileK;"
   REPLACE "  const int k_tiles = k / kTileK;"
   EXPECT "step 1.*C is exactly the product over k < 48: the last, partial k-tile \\(k = 48 to 51\\) was dropped")
@@ -59,37 +13,75 @@ wb_wrong_kernel(last_partial_k_tile_dropped
 # `=` where the products add up: each element of C is the product of the last column of
 # A and of B alone (step 1; the model recomputes it from the same A and B).
 wb_wrong_kernel(product_assigned_instead_of_added
+  STEP 1
   FIND "          acc[i][j] += smem_a[smem_a_layout(thread_coord.row + i * kThreadRows, kk)] *"
   REPLACE "          acc[i][j] = smem_a[smem_a_layout(thread_coord.row + i * kThreadRows, kk)] *"
   EXPECT "step 1.*C is exactly the product of A's and B's last column alone \\(k = 63\\).*acc\\[i\\]\\[j\\] \\+= ")
 
 # The accumulator declared inside the loop over k-tiles: the sums restart in each one.
 wb_wrong_kernel(accumulator_zeroed_in_every_k_tile
+  STEP 1
   FIND "    const int k0 = k_tile * kTileK;                // the tiles are columns [k0, k0 + 8) of A and B\n"
   REPLACE "    const int k0 = k_tile * kTileK;                // the tiles are columns [k0, k0 + 8) of A and B\n    for (auto& row : acc) for (float& element : row) element = 0.0f;\n"
   EXPECT "step 1.*C is exactly the product over the last k-tile alone \\(k = 56 to 63\\).*zeroed \\(or declared\\) inside that loop")
 
 # A k-tile's origin moved down k0 rows instead of k0 columns along (both tiles).
 wb_wrong_kernel(k_tile_origin_counted_in_rows
+  STEP 1
   FIND "    load_tile_sync(smem_a, smem_a_layout, gmem_a_rows + k0 * m, m, valid_m, valid_k);\n    load_tile_sync(smem_b, smem_b_layout, gmem_b_rows + k0 * n, n, valid_n, valid_k);"
   REPLACE "    load_tile_sync(smem_a, smem_a_layout, gmem_a_rows + k0, m, valid_m, valid_k);\n    load_tile_sync(smem_b, smem_b_layout, gmem_b_rows + k0, n, valid_n, valid_k);"
   EXPECT "step 1.*reads A's and B's k-tiles k0 rows down instead of k0 columns along.*gmem_rows \\+ k0 \\* ld")
 
-# The micro-tile's i and j exchanged in step 4's product.
-wb_wrong_kernel(micro_tile_indices_exchanged
-  FIND "        for (int j = 0; j < kMicroN; ++j) acc[i][j] += a_frag[i] * b_frag[j];"
-  REPLACE "        for (int j = 0; j < kMicroN; ++j) acc[i][j] += a_frag[j] * b_frag[i];"
-  EXPECT "step 4.*acc\\[i\\]\\[j\\] holds the sum for row j and column i")
+# The seed's race: no barrier between the wait and the reads of the tile. A thread's
+# wait makes its own copies visible to itself only; the simulator's race check names
+# the cp.async of one thread and the read of another, under every schedule.
+wb_wrong_kernel(no_barrier_between_wait_and_reads
+  STEP 2
+  FIND "    wb::cp_async_wait<0>();  // this thread's copies have landed: visible to this thread only\n    __syncthreads();         // every thread has waited: the whole tiles are visible to all\n"
+  REPLACE "    wb::cp_async_wait<0>();  // this thread's copies have landed: visible to this thread only\n"
+  EXPECT "step 2.*another thread's cp.async.*a __syncthreads\\(\\) after everyone's wait \\(the seed's race\\)")
+
+# No wait at all: the reads find the copies of the thread itself still in flight.
+wb_wrong_kernel(no_wait
+  STEP 2
+  FIND "    wb::cp_async_wait<0>();  // this thread's copies have landed: visible to this thread only\n"
+  REPLACE ""
+  EXPECT "step 2.*Likely cause: thread \\([0-9]+, [0-9]+\\) of block \\([0-9]+, [0-9]+\\) read, at [^ ]*gemm.cu:[0-9]+, a word that its own cp.async was still bringing, and that thread had not waited at all: a cp_async_wait is missing")
 
 # A thread's row and column exchanged in the products of step 2 (the store keeps them).
 wb_wrong_kernel(thread_row_and_column_exchanged_in_the_products
+  STEP 2
   FIND "          acc[i][j] += smem_a[smem_a_layout(thread_coord.row + i * kThreadRows, kk)] *\n                       smem_b[smem_b_layout(thread_coord.col + j * kThreadCols, kk)];\n        }\n      }\n    }\n    __syncthreads();  // everyone has read the tiles before the next copies overwrite them"
   REPLACE "          acc[i][j] += smem_a[smem_a_layout(thread_coord.col + i * kThreadRows, kk)] *\n                       smem_b[smem_b_layout(thread_coord.row + j * kThreadCols, kk)];\n        }\n      }\n    }\n    __syncthreads();  // everyone has read the tiles before the next copies overwrite them"
   EXPECT "step 2.*thread's coordinate is read one way for the products and the other way for the store")
 
+# wait<0> where the pipeline asks for wait<kStages - 2>: every copy lands at each wait,
+# the next tile's too, and nothing is left in flight while a tile is computed.
+wb_wrong_kernel(pipeline_serialised_by_wait_0
+  STEP 3
+  FIND "    wb::cp_async_wait<kStages - 2>();  // tile k_tile has landed"
+  REPLACE "    wb::cp_async_wait<0>();  // tile k_tile has landed"
+  EXPECT "step 3.*the waits found [0-9.]+ tiles in flight.*serialises the pipeline")
+
+# The barrier at the end of the loop missing: the next iteration's copies refill the
+# stage another thread still reads.
+wb_wrong_kernel(stage_refilled_before_its_readers_are_done
+  STEP 3
+  FIND "    __syncthreads();  // everyone has read this stage before the next iteration refills it\n"
+  REPLACE ""
+  EXPECT "step 3.*kernel failed.*a stage is refilled while others still read it")
+
+# The stage read off by one: the tile after k_tile, still in flight.
+wb_wrong_kernel(stage_index_off_by_one
+  STEP 3
+  FIND "    const int stage = k_tile % kStages;"
+  REPLACE "    const int stage = (k_tile + 1) % kStages;"
+  EXPECT "step 3.*Likely cause: .*its last wait<1>, with 2 groups committed, left the newest 1 in flight, this one among them, as the step's pipeline means it to: either the stage read is not the one holding the tile the wait has just landed \\(a stage index ahead\\)")
+
 # A wait that leaves one group too many in flight: wait<kStages - 1> lands nothing of the
 # tile about to be computed, which the simulator's record of the read in flight shows.
 wb_wrong_kernel(wait_leaves_the_tile_in_flight
+  STEP 3
   FIND "    wb::cp_async_wait<kStages - 2>();  // tile k_tile has landed; the kStages - 2 after it may not"
   REPLACE "    wb::cp_async_wait<kStages - 1>();"
   EXPECT "step 3.*Likely cause: .*its last wait<2>, with 2 groups committed, left the newest 2 in flight, this one among them: this step waits with wait<1>")
@@ -97,6 +89,29 @@ wb_wrong_kernel(wait_leaves_the_tile_in_flight
 # The refill put into the stage about to be computed: a copy issued after the last wait
 # into words read before any wait lands them.
 wb_wrong_kernel(refill_into_the_stage_being_computed
+  STEP 3
   FIND "    load_stage(k_tile + kStages - 1, (k_tile + kStages - 1) % kStages);\n    __syncthreads();  // every thread has waited"
   REPLACE "    load_stage(k_tile + kStages - 1, k_tile % kStages);\n    __syncthreads();  // every thread has waited"
   EXPECT "step 3.*Likely cause: .*a copy issued after that thread's last wait, into a word read before any wait lands it: a stage is refilled while it is read")
+
+# A and B exchanged in step 4's fragments: each tile of C holds its own transpose.
+wb_wrong_kernel(a_and_b_swapped
+  STEP 4
+  FIND "*reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)]);\n        a_frag[v] = a4.x, a_frag[v + 1] = a4.y, a_frag[v + 2] = a4.z, a_frag[v + 3] = a4.w;\n      }\n      WB_UNROLL\n      for (int v = 0; v < kMicroN; v += kVector) {\n        const float4 b4 = *reinterpret_cast<const float4*>(&smem_b_stage[smem_b4_layout("
+  REPLACE "*reinterpret_cast<const float4*>(&smem_b_stage[smem_b4_layout(micro_row(thread_coord.row, v), kk)]);\n        a_frag[v] = a4.x, a_frag[v + 1] = a4.y, a_frag[v + 2] = a4.z, a_frag[v + 3] = a4.w;\n      }\n      WB_UNROLL\n      for (int v = 0; v < kMicroN; v += kVector) {\n        const float4 b4 = *reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout("
+  EXPECT "step 4.*each 128x128 tile of C holds its own transpose: A and B are exchanged")
+
+# Step 4's one barrier with the refill issued before it: a fast thread's copies land in
+# the stage that a slow thread still reads from the previous iteration.
+wb_wrong_kernel(refill_issued_before_the_one_barrier
+  STEP 4
+  FIND "    __syncthreads();\n    load_stage(k_tile + kStages - 1, (k_tile + kStages - 1) % kStages);\n    const float* smem_a_stage"
+  REPLACE "    load_stage(k_tile + kStages - 1, (k_tile + kStages - 1) % kStages);\n    __syncthreads();\n    const float* smem_a_stage"
+  EXPECT "step 4.*kernel failed.*load_stage, which refills that stage, must come after it")
+
+# The micro-tile's i and j exchanged in step 4's product.
+wb_wrong_kernel(micro_tile_indices_exchanged
+  STEP 4
+  FIND "        for (int j = 0; j < kMicroN; ++j) acc[i][j] += a_frag[i] * b_frag[j];"
+  REPLACE "        for (int j = 0; j < kMicroN; ++j) acc[i][j] += a_frag[j] * b_frag[i];"
+  EXPECT "step 4.*acc\\[i\\]\\[j\\] holds the sum for row j and column i")

@@ -5,6 +5,7 @@
 # The seed's error: the tile padded by one float, as the seed's GEMM tiles were, with
 # 8-byte copies. Column 1 starts at byte 516, and the first copy into it is misaligned.
 wb_wrong_kernel(plus_one_padding_with_8_byte_copies
+  STEP 1
   FIND "constexpr int kPad8 = 2;"
   REPLACE "constexpr int kPad8 = 1;"
   EXPECT "step 1.*the shared destination 0x[0-9a-f]+ is not 8-byte aligned.*smem_tile.*padding must be a multiple of 2 floats.*kPad8 = 2")
@@ -13,12 +14,14 @@ wb_wrong_kernel(plus_one_padding_with_8_byte_copies
 # Every quad's first float lands, its other 3 are never filled: the simulator's footprint
 # shows it, and the copy's size proves it.
 wb_wrong_kernel(quad_copied_as_four_bytes
+  STEP 1
   FIND "    wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)], &gmem_tile_in[row + col * rows]);"
   REPLACE "    wb::cp_async_ca<4>(&smem_tile[smem_16_layout(row, col)], &gmem_tile_in[row + col * rows]);"
   EXPECT "step 1.*Likely cause: thread \\([0-9]+,0,0\\) of block \\(0,0,0\\) read smem_tile\\[[0-9]+\\] at [^ ]*vector.cu:[0-9]+, which no copy or store of the block had filled; by then the block had filled 1 word of every 4 of smem_tile.*Each cp.async at [^ ]*vector.cu:[0-9]+ copies 4 bytes, 1 float.*a size in floats where bytes are asked.*4 floats are 16 bytes \\(wb::cp_async_ca<16>, or wb::cp_async_cg\\)")
 
 # A vector copy whose source starts one float late: 4 bytes past a 16-byte boundary.
 wb_wrong_kernel(vector_source_offset_by_one_element
+  STEP 1
   FIND "wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)], &gmem_tile_in[row + col * rows]);"
   REPLACE "wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)], &gmem_tile_in[row + 1 + col * rows]);"
   EXPECT "step 1.*the global source 0x[0-9a-f]+ is not 16-byte aligned.*float element [0-9]+, of its device allocation")
@@ -26,6 +29,7 @@ wb_wrong_kernel(vector_source_offset_by_one_element
 # The quad's first row taken as thread_coord.row, not 4 times it: overlapping,
 # misaligned vectors.
 wb_wrong_kernel(quad_row_not_scaled
+  STEP 1
   FIND "  const int row = 4 * thread_coord.row;  // the quad's first row\n  for (int col = thread_coord.col; col < kTileCols; col += thread_16_layout.cols)"
   REPLACE "  const int row = thread_coord.row;  // the quad's first row\n  for (int col = thread_coord.col; col < kTileCols; col += thread_16_layout.cols)"
   EXPECT "step 1.*not 16-byte aligned.*from its float element 1\\).*Below 128 it lies in column 0.*4 \\* thread_coord.row for quads")
@@ -33,12 +37,30 @@ wb_wrong_kernel(quad_row_not_scaled
 # Mixed widths: the 16-byte kernel copies each quad as four 4-byte copies. Right
 # results, four times the copy instructions.
 wb_wrong_kernel(mixed_widths_four_byte_copies_in_the_16_byte_kernel
+  STEP 1
   FIND "    wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)], &gmem_tile_in[row + col * rows]);"
   REPLACE "    for (int i = 0; i < 4; ++i) wb::cp_async_ca<4>(&smem_tile[smem_16_layout(row + i, col)], &gmem_tile_in[row + i + col * rows]);"
   EXPECT "step 1.*in copies of 16 bytes should take [0-9]+ copies of 16 bytes, 0 of 8 and 0 of 4; the kernel issued 0 of 16 bytes, 0 of 8 and [0-9]+ of 4")
 
+# The column loop stepping by 1 instead of by the thread layout's 8 columns: threads
+# (r, 0) to (r, 7) all copy column 7's quad r. An index mistake, which a barrier would not
+# fix.
+wb_wrong_kernel(column_loop_stepping_by_one
+  STEP 1
+  FIND "  for (int col = thread_coord.col; col < kTileCols; col += thread_16_layout.cols) {\n    wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)]"
+  REPLACE "  for (int col = thread_coord.col; col < kTileCols; col += 1) {\n    wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)]"
+  EXPECT "step 1.*cp.async of 16 bytes: two threads write smem_tile\\[[0-9]+\\] \\(in 4-byte elements\\) between the same two barriers: thread \\([0-9]+,0,0\\) of block \\([0-9]+,[0-9]+,0\\) wrote it at [^ ]*vector.cu:[0-9]+, then thread \\([0-9]+,0,0\\) writes it at [^ ]*vector.cu:[0-9]+\\. One line computed the same index for both threads.*Likely cause: thread \\([0-9]+, 0\\) \\([^)]*\\) and thread \\([0-9]+, 0\\) \\([^)]*\\) both copied element \\([0-9]+, [0-9]+\\) of block \\([0-9]+, [0-9]+\\)'s tile of the input.*either a loop's step is too small")
+
+# A pair copied as one float: the odd rows never filled, half of each pair the reads expect.
+wb_wrong_kernel(pair_copied_as_one_float
+  STEP 1
+  FIND "    wb::cp_async_ca<8>(&smem_tile[smem_8_layout(row, col)], &gmem_tile_in[row + col * rows]);"
+  REPLACE "    wb::cp_async_ca<4>(&smem_tile[smem_8_layout(row, col)], &gmem_tile_in[row + col * rows]);"
+  EXPECT "step 1.*Likely cause: .*copies 4 bytes, and every word the block read unfilled is the one after a copy's: the reads expect vectors of 8 bytes")
+
 # Mixed widths in the GEMM: B's tiles always take the 4-byte fallback.
 wb_wrong_kernel(gemm_b_tiles_in_4_byte_copies
+  STEP 2
   FIND "  const bool b_in_quads = n % 4 == 0;"
   REPLACE "  const bool b_in_quads = false;"
   EXPECT "step 2.*should take [0-9]+ copies of 16 bytes, 0 of 8 and 0 of 4; the kernel issued [0-9]+ of 16 bytes, 0 of 8 and [1-9][0-9]* of 4")
@@ -46,65 +68,21 @@ wb_wrong_kernel(gemm_b_tiles_in_4_byte_copies
 # The edge tiles' quads all read whole: past valid_k, the last k-tile's copies read
 # columns of A beyond its end.
 wb_wrong_kernel(gemm_edge_quads_read_whole
+  STEP 2
   FIND "    const bool inside = row < valid_rows && col < valid_k;\n    wb::cp_async_cg("
   REPLACE "    const bool inside = true;\n    wb::cp_async_cg("
   EXPECT "step 2.*past its end.*must read 0 bytes \\(load_tile_16\\)")
 
 # Every tile taken for whole: the edge tiles too are copied without bounds.
 wb_wrong_kernel(gemm_edge_tiles_copied_as_whole
+  STEP 2
   FIND "  } else if (valid_rows == kGemmTile && valid_k == kGemmTileK) {"
   REPLACE "  } else if (true) {"
   EXPECT "step 2.*past its end.*only whole tiles may take load_whole_tile_16")
 
-# 16-byte copies of an odd-length tail: the last, partial quad copied whole, past the
-# array's end.
-wb_wrong_kernel(tail_read_as_a_whole_quad
-  FIND "  if (first + 4 <= valid) {"
-  REPLACE "  if (first < valid) {"
-  EXPECT "step 3.*past its end.*Likely cause: a 16-byte read of elements [0-9]+ to [0-9]+ of the input, which has [0-9]+: only [1-3] of them lie inside.*copy the floats of a partial vector with 4-byte copies")
-
-# The last, partial quad with one 16-byte copy and a smaller source size: it reads only
-# what exists, but still addresses 16 bytes past the end (compute-sanitizer reports it).
-wb_wrong_kernel(tail_quad_with_a_partial_source_size
-  FIND "    for (int index = first; index < valid; ++index) wb::cp_async_ca<4>(&smem_tile[index], &gmem_tile_in[index]);"
-  REPLACE "    if (first < valid) wb::cp_async_cg(&smem_tile[first], &gmem_tile_in[first], 4 * (valid - first));"
-  EXPECT "step 3.*source size is [0-9]+ bytes, all inside the array, but the copy still addresses all 16")
-
-# The last, partial quad forgotten: its floats are never copied, and the output keeps
-# the poison of unwritten shared memory there.
-wb_wrong_kernel(tail_quad_dropped
-  FIND "    for (int index = first; index < valid; ++index) wb::cp_async_ca<4>(&smem_tile[index], &gmem_tile_in[index]);"
-  REPLACE ""
-  EXPECT "step 3.*only floats 1024 to 1026 can be wrong here, those of the array.s last, partial quad")
-
-# The barrier after the wait missing in step 3: the stores read other threads' quads.
-wb_wrong_kernel(tail_missing_barrier
-  FIND "  wb::cp_async_wait<0>();\n  __syncthreads();\n  //! [step 3 hole]"
-  REPLACE "  wb::cp_async_wait<0>();\n  //! [step 3 hole]"
-  EXPECT "step 3.*(race on shared memory|before their cp.async had landed).*barrier")
-
-# The column loop stepping by 1 instead of by the thread layout's 8 columns: threads
-# (r, 0) to (r, 7) all copy column 7's quad r. An index mistake, which a barrier would not
-# fix.
-wb_wrong_kernel(column_loop_stepping_by_one
-  FIND "  for (int col = thread_coord.col; col < kTileCols; col += thread_16_layout.cols) {\n    wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)]"
-  REPLACE "  for (int col = thread_coord.col; col < kTileCols; col += 1) {\n    wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)]"
-  EXPECT "step 1.*cp.async of 16 bytes: two threads write smem_tile\\[[0-9]+\\] \\(in 4-byte elements\\) between the same two barriers: thread \\([0-9]+,0,0\\) of block \\([0-9]+,[0-9]+,0\\) wrote it at [^ ]*vector.cu:[0-9]+, then thread \\([0-9]+,0,0\\) writes it at [^ ]*vector.cu:[0-9]+\\. One line computed the same index for both threads.*Likely cause: thread \\([0-9]+, 0\\) \\([^)]*\\) and thread \\([0-9]+, 0\\) \\([^)]*\\) both copied element \\([0-9]+, [0-9]+\\) of block \\([0-9]+, [0-9]+\\)'s tile of the input.*either a loop's step is too small")
-
-# A pair copied as one float: the odd rows never filled, half of each pair the reads expect.
-wb_wrong_kernel(pair_copied_as_one_float
-  FIND "    wb::cp_async_ca<8>(&smem_tile[smem_8_layout(row, col)], &gmem_tile_in[row + col * rows]);"
-  REPLACE "    wb::cp_async_ca<4>(&smem_tile[smem_8_layout(row, col)], &gmem_tile_in[row + col * rows]);"
-  EXPECT "step 1.*Likely cause: .*copies 4 bytes, and every word the block read unfilled is the one after a copy's: the reads expect vectors of 8 bytes")
-
-# A quad's first float counted in bytes: the copies' starts four times too far apart.
-wb_wrong_kernel(quad_start_in_bytes
-  FIND "  const int first = 4 * threadIdx.x;  // this thread's quad"
-  REPLACE "  const int first = 16 * threadIdx.x;  // this thread's quad"
-  EXPECT "step 3.*Likely cause: .*copies 16 bytes, 4 floats, and each copy starts 16 floats after the one before: four times too far apart")
-
 # The edge tiles' quads with a source size in floats: each brings its first float only.
 wb_wrong_kernel(gemm_edge_quad_source_size_in_floats
+  STEP 2
   FIND "                    inside ? 16 : 0);"
   REPLACE "                    inside ? 4 : 0);"
   EXPECT "step 2.*Likely cause: C is exactly the product in which every quad that load_tile_16 copies \\(the tiles at an edge\\) brought its first float alone")
@@ -112,6 +90,45 @@ wb_wrong_kernel(gemm_edge_quad_source_size_in_floats
 # The edge tiles' quads outside the array skipped instead of zero-filled: the stage keeps
 # what an earlier k-tile left there.
 wb_wrong_kernel(gemm_edge_quads_skipped
+  STEP 2
   FIND "    wb::cp_async_cg(&smem_tile[smem_gemm_layout(row, col)], inside ? &gmem_tile[row + col * ld] : gmem_tile,\n                    inside ? 16 : 0);"
   REPLACE "    if (inside) wb::cp_async_cg(&smem_tile[smem_gemm_layout(row, col)], &gmem_tile[row + col * ld]);"
   EXPECT "step 2.*Likely cause: C is exactly the product in which the last k-tile's columns past k \\([0-9]+ to [0-9]+\\) hold what their stage held 3 k-tiles before")
+
+# 16-byte copies of an odd-length tail: the last, partial quad copied whole, past the
+# array's end.
+wb_wrong_kernel(tail_read_as_a_whole_quad
+  STEP 3
+  FIND "  if (first + 4 <= valid) {"
+  REPLACE "  if (first < valid) {"
+  EXPECT "step 3.*past its end.*Likely cause: a 16-byte read of elements [0-9]+ to [0-9]+ of the input, which has [0-9]+: only [1-3] of them lie inside.*copy the floats of a partial vector with 4-byte copies")
+
+# The last, partial quad with one 16-byte copy and a smaller source size: it reads only
+# what exists, but still addresses 16 bytes past the end (compute-sanitizer reports it).
+wb_wrong_kernel(tail_quad_with_a_partial_source_size
+  STEP 3
+  FIND "    for (int index = first; index < valid; ++index) wb::cp_async_ca<4>(&smem_tile[index], &gmem_tile_in[index]);"
+  REPLACE "    if (first < valid) wb::cp_async_cg(&smem_tile[first], &gmem_tile_in[first], 4 * (valid - first));"
+  EXPECT "step 3.*source size is [0-9]+ bytes, all inside the array, but the copy still addresses all 16")
+
+# The last, partial quad forgotten: its floats are never copied, and the output keeps
+# the poison of unwritten shared memory there.
+wb_wrong_kernel(tail_quad_dropped
+  STEP 3
+  FIND "    for (int index = first; index < valid; ++index) wb::cp_async_ca<4>(&smem_tile[index], &gmem_tile_in[index]);"
+  REPLACE ""
+  EXPECT "step 3.*only floats 1024 to 1026 can be wrong here, those of the array.s last, partial quad")
+
+# The barrier after the wait missing in step 3: the stores read other threads' quads.
+wb_wrong_kernel(tail_missing_barrier
+  STEP 3
+  FIND "  wb::cp_async_wait<0>();\n  __syncthreads();\n  //! [step 3 hole]"
+  REPLACE "  wb::cp_async_wait<0>();\n  //! [step 3 hole]"
+  EXPECT "step 3.*(race on shared memory|before their cp.async had landed).*barrier")
+
+# A quad's first float counted in bytes: the copies' starts four times too far apart.
+wb_wrong_kernel(quad_start_in_bytes
+  STEP 3
+  FIND "  const int first = 4 * threadIdx.x;  // this thread's quad"
+  REPLACE "  const int first = 16 * threadIdx.x;  // this thread's quad"
+  EXPECT "step 3.*Likely cause: .*copies 16 bytes, 4 floats, and each copy starts 16 floats after the one before: four times too far apart")

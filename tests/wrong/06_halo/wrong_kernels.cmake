@@ -5,6 +5,7 @@
 # The seed's own solution: the first and last two outputs of each tile copied from the
 # input instead of convolved.
 wb_wrong_kernel(seed_pass_through_edges
+  STEP 1
   FIND "    gmem_out[out_index] = sum;\n"
   REPLACE "    const bool at_tile_edge = threadIdx.x < kHalo || threadIdx.x >= kTile - kHalo;\n    gmem_out[out_index] = at_tile_edge ? smem_span[threadIdx.x + kHalo] : sum;\n"
   EXPECT "step 1.*the first and last 2 outputs of each tile are copies of the input, not convolutions \\(the seed's pass-through edges\\)")
@@ -12,78 +13,91 @@ wb_wrong_kernel(seed_pass_through_edges
 # The span without its right halo: the last two outputs of each tile read shared memory
 # that nothing filled.
 wb_wrong_kernel(halo_of_one_side
+  STEP 1
   FIND "j < Tile + 2 * Halo; j += kThreads"
   REPLACE "j < Tile + Halo; j += kThreads"
   EXPECT "step 1.*only the last 2 outputs of each tile are wrong: the halo of one side only, is the right halo loaded\\?")
 
 # No halo at all: the span is the tile, read as if it started two elements earlier.
 wb_wrong_kernel(no_halo
+  STEP 1
   FIND "    const int index = tile_start - Halo + j;  // of the input\n"
   REPLACE "    const int index = tile_start + j;  // of the input\n"
   EXPECT "step 1.*(only the first and last 2 outputs of each tile are wrong: is the halo loaded\\?|centred at i \\+ 2)")
 
 # The halo off by one: the span one element short on the right.
 wb_wrong_kernel(halo_off_by_one
+  STEP 1
   FIND "j < Tile + 2 * Halo; j += kThreads"
   REPLACE "j < Tile + 2 * Halo - 1; j += kThreads"
   EXPECT "step 1.*only the last output of each tile is wrong.*the halo off by one")
 
 # The span shifted by one: every output centred one element to the right.
 wb_wrong_kernel(span_shifted_by_one
+  STEP 1
   FIND "    const int index = tile_start - Halo + j;  // of the input\n"
   REPLACE "    const int index = tile_start - Halo + 1 + j;  // of the input\n"
   EXPECT "step 1.*every output is the convolution centred at i \\+ 1 instead of i: an index is off by 1")
 
 # The copies outside the array skipped instead of zero-filled: no zeros past the ends.
 wb_wrong_kernel(no_zeros_past_the_ends
+  STEP 1
   FIND "    wb::cp_async_ca<4>(&smem_span[j], inside ? gmem_in + index : gmem_in, inside ? 4 : 0);\n"
   REPLACE "    if (inside) wb::cp_async_ca<4>(&smem_span[j], gmem_in + index);\n"
   EXPECT "step 1.*only outputs within 2 of the array's ends \\(i < 2 or i >= n - 2\\) are wrong: no zeros past the ends")
 
 # The index clamped to the array: the end elements repeated instead of zeros.
 wb_wrong_kernel(ends_clamped_instead_of_zero
+  STEP 1
   FIND "    wb::cp_async_ca<4>(&smem_span[j], inside ? gmem_in + index : gmem_in, inside ? 4 : 0);\n"
   REPLACE "    wb::cp_async_ca<4>(&smem_span[j], gmem_in + (index < 0 ? 0 : index >= n ? n - 1 : index));\n"
   EXPECT "step 1.*repeat the end elements: outside the array the input counts as 0")
 
 # No bounds at all: the first tile's copies read before the array's start.
 wb_wrong_kernel(span_copied_without_bounds
+  STEP 1
   FIND "    wb::cp_async_ca<4>(&smem_span[j], inside ? gmem_in + index : gmem_in, inside ? 4 : 0);\n"
   REPLACE "    wb::cp_async_ca<4>(&smem_span[j], gmem_in + index);\n"
   EXPECT "step 1.*kernel failed.*not in any device allocation.*Likely cause: a cp.async read outside the input.*must read 0 bytes")
 
 # The weights applied in reverse order.
 wb_wrong_kernel(weights_reversed
+  STEP 1
   FIND "sum += smem_span[threadIdx.x + k] * smem_weights[k];"
   REPLACE "sum += smem_span[threadIdx.x + k] * smem_weights[kWidth - 1 - k];"
   EXPECT "step 1.*the weights are applied in reverse order")
 
 # No wait: the sums read copies still in flight.
 wb_wrong_kernel(missing_wait
+  STEP 1
   FIND "  wb::cp_async_wait<0>();  // this thread's copies have landed: visible to this thread only\n"
   REPLACE ""
   EXPECT "step 1.*Likely cause: thread \\([0-9]+, [0-9]+\\) of block \\([0-9]+, [0-9]+\\) read, at [^ ]*halo.cu:[0-9]+, a word that its own cp.async was still bringing, and that thread had not waited at all: a cp_async_wait is missing")
 
 # No barrier: a thread reads the span's elements that other threads copy.
 wb_wrong_kernel(missing_barrier
+  STEP 1
   FIND "  __syncthreads();         // everyone's copies and the weights are visible to all\n"
   REPLACE ""
   EXPECT "step 1.*kernel failed.*Likely cause: a thread read a word of shared memory that another thread wrote")
 
 # The weights stored after the barrier: read by other threads before they are loaded.
 wb_wrong_kernel(weights_loaded_after_the_barrier
+  STEP 1
   FIND "  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n  wb::cp_async_wait<0>();  // this thread's copies have landed: visible to this thread only\n  __syncthreads();         // everyone's copies and the weights are visible to all\n"
   REPLACE "  wb::cp_async_wait<0>();  // this thread's copies have landed: visible to this thread only\n  __syncthreads();         // everyone's copies and the weights are visible to all\n  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n"
   EXPECT "step 1.*kernel failed:.*smem_weights.*a store of the weights")
 
 # The grid rounded down: the last, partial tile never computed.
 wb_wrong_kernel(grid_rounded_down
+  STEP 1
   FIND "  const dim3 grid(static_cast<unsigned>(tiles_of(n, kTile)));\n"
   REPLACE "  const dim3 grid(static_cast<unsigned>(n / kTile > 0 ? n / kTile : 1));\n"
   EXPECT "step 1.*the outputs past the last whole tile \\(i = 16384 to 16460\\) were never written: is the number of tiles rounded down")
 
 # Step 2 reads the next tile's buffer, whose copies are still in flight.
 wb_wrong_kernel(next_buffer_read_before_its_wait
+  STEP 2
   FIND "    convolve_stream_tile<kWidth>(smem_span[buffer], smem_weights"
   REPLACE "    convolve_stream_tile<kWidth>(smem_span[buffer ^ 1], smem_weights"
   EXPECT "step 2.*Likely cause: .*its last wait<1>, with 2 groups committed, left the newest 1 in flight.*either the stage read is not the one holding the tile the wait has just landed")
@@ -91,6 +105,7 @@ wb_wrong_kernel(next_buffer_read_before_its_wait
 # The barrier at the end of the loop missing: the next iteration's copies refill the
 # buffer that slower threads still read.
 wb_wrong_kernel(buffer_refilled_before_its_readers_are_done
+  STEP 2
   FIND "    __syncthreads();  // everyone has read this buffer before the next iteration refills it\n"
   REPLACE ""
   EXPECT "step 2.*kernel failed.*a buffer is refilled while others still read it")
@@ -98,6 +113,7 @@ wb_wrong_kernel(buffer_refilled_before_its_readers_are_done
 # wait<0> where double buffering asks for wait<1>: the next tile lands too, and nothing
 # travels while this one is computed.
 wb_wrong_kernel(serialised_by_wait_0
+  STEP 2
   FIND "    wb::cp_async_wait<1>();  // this tile's group has landed"
   REPLACE "    wb::cp_async_wait<0>();  // this tile's group has landed"
   EXPECT "step 2.*the waits found 1.00 tiles in flight and left 0.00 travelling.*a wb::cp_async_wait<0>\\(\\) lands the next one too and serialises the copies and the arithmetic")
@@ -105,6 +121,7 @@ wb_wrong_kernel(serialised_by_wait_0
 # The first tile loaded before the loop but not committed there: its copies join the
 # next tile's group, and the first wait<1> of each block waits for nothing.
 wb_wrong_kernel(first_tile_not_committed
+  STEP 2
   FIND "  load_span_async<kStreamTile, kHalo>(smem_span[0], gmem_in, n, blockIdx.x * kStreamTile);\n  wb::cp_async_commit();\n"
   REPLACE "  load_span_async<kStreamTile, kHalo>(smem_span[0], gmem_in, n, blockIdx.x * kStreamTile);\n"
   EXPECT "step 2.*Likely cause: only each block's first tile was read while its copies were in flight.*Commit the first tile as a group of its own before the loop")
@@ -112,24 +129,28 @@ wb_wrong_kernel(first_tile_not_committed
 # The commit inside `if (next_tile < tiles)`: the last iteration commits nothing, and its
 # wait<1> lets the last tile's group travel on.
 wb_wrong_kernel(commit_only_when_a_next_tile_exists
+  STEP 2
   FIND "      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n"
   REPLACE "      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n      wb::cp_async_commit();\n    }\n"
   EXPECT "step 2.*Likely cause: only each block's last tile was read while its copies were in flight.*Commit in every iteration, an empty group")
 
 # The next tile issued after this tile's arithmetic: one group in flight at a time.
 wb_wrong_kernel(next_tile_loaded_after_the_arithmetic
+  STEP 2
   FIND "    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n    wb::cp_async_wait<1>();  // this tile's group has landed; the next one's may still travel\n    __syncthreads();         // everyone's copies of this tile, and the weights, visible to all\n    convolve_stream_tile<kWidth>(smem_span[buffer], smem_weights, gmem_out, n, tile * kStreamTile);\n    __syncthreads();  // everyone has read this buffer before the next iteration refills it\n"
   REPLACE "    wb::cp_async_wait<0>();\n    __syncthreads();\n    convolve_stream_tile<kWidth>(smem_span[buffer], smem_weights, gmem_out, n, tile * kStreamTile);\n    __syncthreads();\n    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n"
   EXPECT "step 2.*the waits found 1.00 tiles in flight and left 0.00 travelling.*Issue the next tile's copies, into the other buffer, before this tile's wait and arithmetic, not after them")
 
 # Step 3's weights loaded by one warp's lanes: enough up to width 32, not at 33.
 wb_wrong_kernel(weights_loaded_by_one_warp
+  STEP 3
   FIND "  for (int k = threadIdx.x; k < Width; k += kThreads) smem_weights[k] = gmem_weights[k];\n"
   REPLACE "  if (threadIdx.x < 32 && threadIdx.x < Width) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n"
   EXPECT "step 3.*33 weights.*Likely cause: every output read shared memory that nothing had written.*is every one of the 33 weights stored.*This width, 33, is wider than a warp")
 
 # Step 3's span sized with the seed's halo: right at width 5 only.
 wb_wrong_kernel(halo_fixed_at_the_seeds
+  STEP 3
   FIND "load_span_async<kStreamTile, halo>("
   REPLACE "load_span_async<kStreamTile, kHalo>("
   EXPECT "step 3.*3 weights \\(halo 1\\).*This width is 3 \\(halo 1\\), not the seed's 5: is something still sized from kWidth or kHalo")

@@ -3,11 +3,13 @@
 
 # Step 1, cooperative_groups::memcpy_async.
 wb_wrong_kernel(no_group_wait
+  STEP 1
   FIND "  cg::wait(block);\n"
   REPLACE ""
   EXPECT "step 1.*a race on shared memory.*cg::wait\\(block\\) lands this thread's copies and then synchronises the block")
 
 wb_wrong_kernel(block_sync_instead_of_wait
+  STEP 1
   FIND "  cg::wait(block);\n"
   REPLACE "  block.sync();\n"
   EXPECT "step 1.*read from shared memory before their cp.async had landed")
@@ -15,11 +17,13 @@ wb_wrong_kernel(block_sync_instead_of_wait
 # Each column's copy sized 128 (bytes) where 128 floats were meant: the first 32 floats of
 # each column land, the rest of the column is never filled.
 wb_wrong_kernel(column_size_in_floats
+  STEP 1
   FIND "cuda::aligned_size_t<16>(sizeof(float) * kTileRows)"
   REPLACE "cuda::aligned_size_t<16>(kTileRows)"
   EXPECT "step 1.*filled 32 words of every 128 of smem_tile \\(words 0-31, 128-159, 256-287, ...\\).*Each library copy at [^ ]*library.cu:[0-9]+ copies 128 bytes, 32 floats.*a size in floats where bytes are asked.*128 floats are 512 bytes \\(sizeof\\(float\\) \\* 128\\)")
 
 wb_wrong_kernel(one_call_for_the_whole_tile
+  STEP 1
   FIND "  for (int col = 0; col < kTileCols; ++col) {\n    cg::memcpy_async(block, &smem_tile[smem_layout(0, col)], &gmem_tile_in[gmem_layout(0, col)],\n                     cuda::aligned_size_t<16>(sizeof(float) * kTileRows));\n  }\n"
   REPLACE "  cg::memcpy_async(block, smem_tile, gmem_tile_in, cuda::aligned_size_t<16>(sizeof(float) * kTileRows * kTileCols));\n"
   EXPECT "step 1.*elements are wrong")
@@ -27,53 +31,56 @@ wb_wrong_kernel(one_call_for_the_whole_tile
 # Right on every element, but float pointers promise 4 bytes: nvcc's code copies 4 bytes
 # at a time (its PTX has cp.async of 4 bytes only), and so does the simulator.
 wb_wrong_kernel(no_aligned_size_for_the_columns
+  STEP 1
   FIND "cuda::aligned_size_t<16>(sizeof(float) * kTileRows)"
   REPLACE "sizeof(float) * kTileRows"
   EXPECT "step 1.*library.cu:[0-9]+: cooperative_groups::memcpy_async issued [0-9]+ copies of 4 bytes, as its call promises an alignment of 4 bytes \\(alignof of the pointers' type, 4, and no cuda::aligned_size_t\\).*cuda::aligned_size_t<16>")
 
 # Step 2, cuda::pipeline.
 wb_wrong_kernel(missing_consumer_release
+  STEP 2
   FIND "    pipeline.consumer_release();  // everyone done with it: the next acquire may refill it\n"
   REPLACE ""
   EXPECT "step 2.*stage 0 was never released: is consumer_release\\(\\) missing\\?")
 
 wb_wrong_kernel(commit_before_the_copies
+  STEP 2
   FIND "    pipeline.producer_acquire();\n    if (next_tile < tiles) load_span_async(block, pipeline, smem_span[stage ^ 1], gmem_in, n, next_tile * kStreamTile);\n    pipeline.producer_commit();\n"
   REPLACE "    pipeline.producer_acquire();\n    pipeline.producer_commit();\n    if (next_tile < tiles) load_span_async(block, pipeline, smem_span[stage ^ 1], gmem_in, n, next_tile * kStreamTile);\n"
   EXPECT "step 2.*Is producer_commit\\(\\) before the copies instead of after them")
 
 wb_wrong_kernel(read_before_consumer_wait
+  STEP 2
   FIND "    pipeline.consumer_wait();  // this tile's stage, everyone's copies, landed\n    convolve_tile(smem_span[stage], smem_weights, gmem_out, n, tile * kStreamTile);\n"
   REPLACE "    convolve_tile(smem_span[stage], smem_weights, gmem_out, n, tile * kStreamTile);\n    pipeline.consumer_wait();  // this tile's stage, everyone's copies, landed\n"
   EXPECT "step 2.*a race on shared memory.*this tile's stage is read only after consumer_wait\\(\\)")
 
 wb_wrong_kernel(next_stage_after_the_wait
+  STEP 2
   FIND "    pipeline.producer_acquire();\n    if (next_tile < tiles) load_span_async(block, pipeline, smem_span[stage ^ 1], gmem_in, n, next_tile * kStreamTile);\n    pipeline.producer_commit();\n    pipeline.consumer_wait();  // this tile's stage, everyone's copies, landed\n"
   REPLACE "    pipeline.consumer_wait();  // this tile's stage, everyone's copies, landed\n    pipeline.producer_acquire();\n    if (next_tile < tiles) load_span_async(block, pipeline, smem_span[stage ^ 1], gmem_in, n, next_tile * kStreamTile);\n    pipeline.producer_commit();\n"
   EXPECT "step 2.*the copies and the arithmetic take turns")
 
 wb_wrong_kernel(no_acquire_for_the_next_tile
+  STEP 2
   FIND "    pipeline.producer_acquire();\n    if (next_tile < tiles)"
   REPLACE "    if (next_tile < tiles)"
   EXPECT "step 2.*producer_commit\\(\\): no stage acquired")
 
 wb_wrong_kernel(span_starts_at_the_halo
+  STEP 2
   FIND "  const int span_start = tile_start - kSpanPad;"
   REPLACE "  const int span_start = tile_start - kHalo;"
   EXPECT "step 2.*aligned_size_t<16> promises.*the span starts kSpanPad = 4 elements")
 
 wb_wrong_kernel(no_aligned_size_for_the_span
+  STEP 2
   FIND "cuda::aligned_size_t<16>(sizeof(float) * (last - first))"
   REPLACE "sizeof(float) * (last - first)"
   EXPECT "step 2.*every span goes through the library's copy as 16-byte copies, with cuda::aligned_size_t<16>, and .*library.cu:[0-9]+: cuda::memcpy_async issued [0-9]+ copies of 4 bytes, as its call promises an alignment of 4 bytes")
 
-# The weights may come through the pipeline too, with the first tile (4-byte copies: 20
-# bytes cannot be 16-byte ones); the technique check judges the spans' copies only.
-wb_accepted_kernel(weights_through_the_pipeline
-  FIND "  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n"
-  REPLACE "  cuda::memcpy_async(block, smem_weights, gmem_weights, sizeof(float) * kWidth, pipeline);\n")
-
 wb_wrong_kernel(no_zeros_outside_the_array
+  STEP 2
   FIND "    if (index < first || index >= last) smem_span[j] = 0.0f;\n"
   REPLACE ""
   EXPECT "step 2.*elements are wrong")
@@ -84,97 +91,122 @@ wb_wrong_kernel(no_zeros_outside_the_array
 
 # Step 3, a bulk copy a tile on a cuda::barrier.
 wb_wrong_kernel(transaction_bytes_of_a_whole_tile FILE hopper.cu
+  STEP 3
   FIND "  (void)cuda::device::barrier_arrive_tx(full, 1, bytes);\n"
   REPLACE "  (void)cuda::device::barrier_arrive_tx(full, 1, sizeof(float) * kBulkTile);\n"
   EXPECT "step 3.*a barrier phase that can never complete.*expects 32768 bytes while the copies of this phase bring 48 bytes.*the last tile is partial")
 
 wb_wrong_kernel(arrival_without_the_bytes FILE hopper.cu
+  STEP 3
   FIND "  (void)cuda::device::barrier_arrive_tx(full, 1, bytes);\n"
   REPLACE "  (void)full.arrive();\n"
   EXPECT "step 3.*expects 0 bytes while the copies of this phase bring 32768 bytes")
 
 wb_wrong_kernel(wait_on_the_wrong_phase FILE hopper.cu
+  STEP 3
   FIND "full[stage].wait_parity((i / kStages) % 2);"
   REPLACE "full[stage].wait_parity((i / kStages + 1) % 2);"
   EXPECT "step 3.*A wait returned at once on a phase that had completed before.*the wait was for the wrong phase")
 
 wb_wrong_kernel(no_wait_on_the_barrier FILE hopper.cu
+  STEP 3
   FIND "    full[stage].wait_parity((i / kStages) % 2);  // this stage's use i / 2: its barrier's phase i / 2\n"
   REPLACE ""
   EXPECT "step 3.*a race on shared memory.*That write is a bulk or tensor copy, which lands when its barrier's phase completes: a thread reads its tile only after waiting for that phase")
 
 wb_wrong_kernel(refill_before_the_readers_are_done FILE hopper.cu
+  STEP 3
   FIND "    __syncthreads();  // every thread is done reading the stage: it may be refilled\n"
   REPLACE ""
   EXPECT "step 3.*The barrier went through [0-9]+ phases since some of these threads last saw one complete.*is the __syncthreads\\(\\) between the reads of a stage and its refill missing")
 
 wb_wrong_kernel(init_count_of_the_whole_block FILE hopper.cu
+  STEP 3
   FIND "init(&barriers[b], 1);"
   REPLACE "init(&barriers[b], blockDim.x);"
   EXPECT "step 3.*still lacks 255 of its 256 arrivals")
 
 wb_wrong_kernel(no_barrier_after_init FILE hopper.cu
+  STEP 3
   FIND "    cde::fence_proxy_async_shared_cta();\n  }\n  __syncthreads();\n"
   REPLACE "    cde::fence_proxy_async_shared_cta();\n  }\n"
   EXPECT "step 3.*which this block has not initialised \\(yet\\).*a __syncthreads\\(\\) follows")
 
 wb_wrong_kernel(parity_of_the_tile_index FILE hopper.cu
+  STEP 3
   FIND "full[stage].wait_parity((i / kStages) % 2);"
   REPLACE "full[stage].wait_parity(i % 2);"
   EXPECT "step 3.*after a wait that returned at once: it waited for a phase of the barrier that had completed before")
 
 wb_wrong_kernel(wait_on_the_first_stage_only FILE hopper.cu
+  STEP 3
   FIND "full[stage].wait_parity((i / kStages) % 2);"
   REPLACE "full[0].wait_parity((i / kStages) % 2);"
   EXPECT "step 3.*after a wait that returned at once: it waited for a phase of the barrier that had completed before")
 
 wb_wrong_kernel(copy_size_in_floats FILE hopper.cu
+  STEP 3
   FIND "cuda::aligned_size_t<16>(bytes), full);"
   REPLACE "cuda::aligned_size_t<16>(bytes / 4), full);"
   EXPECT "step 3.*a barrier phase that can never complete.*expects 32768 bytes while the copies of this phase bring 8192 bytes")
 
 # Step 4, the TMA.
 wb_wrong_kernel(box_larger_than_the_shared_tile FILE hopper.cu
+  STEP 4
   FIND "  box_dims[1] = kBoxCols;\n"
   REPLACE "  box_dims[1] = 2 * kBoxCols;\n"
   EXPECT "step 4.*bytes past its end.*The tensor map's box is larger than the shared tile")
 
 wb_wrong_kernel(transaction_bytes_of_the_part_inside FILE hopper.cu
+  STEP 4
   FIND "(void)cuda::device::barrier_arrive_tx(full, 1, sizeof(smem_box));"
   REPLACE "(void)cuda::device::barrier_arrive_tx(full, 1, sizeof(float) * (rows - box_row < kBoxRows ? rows - box_row : kBoxRows) * (cols - box_col < kBoxCols ? cols - box_col : kBoxCols));"
   EXPECT "step 4.*the copies bring more than the byte count given to barrier_arrive_tx \\(a tensor copy brings its whole box")
 
 wb_wrong_kernel(read_without_the_swizzle FILE hopper.cu
+  STEP 4
   FIND "  chunk ^= col % 8;\n"
   REPLACE ""
   EXPECT "step 4.*elements are wrong.*each wrong output holds another element of its own box.*swizzled_word must undo the same one")
 
 wb_wrong_kernel(map_without_the_swizzle FILE hopper.cu
+  STEP 4
   FIND "CU_TENSOR_MAP_SWIZZLE_128B"
   REPLACE "CU_TENSOR_MAP_SWIZZLE_NONE"
   EXPECT "step 4.*elements are wrong.*each wrong output holds another element of its own box")
 
 wb_wrong_kernel(tensor_copy_by_every_thread FILE hopper.cu
+  STEP 4
   FIND "  if (threadIdx.x == 0) {\n    cde::cp_async_bulk_tensor_2d"
   REPLACE "  {\n    cde::cp_async_bulk_tensor_2d"
   EXPECT "step 4.*thread \\(1,0,0\\): cp_async_bulk_tensor_2d_global_to_shared.*a race on shared memory.*only thread 0 issues the box's copy")
 
 wb_wrong_kernel(no_wait_for_the_box FILE hopper.cu
+  STEP 4
   FIND "  full.wait_parity(0);\n"
   REPLACE ""
   EXPECT "step 4.*a race on shared memory.*every thread waits with full.wait_parity\\(0\\) before reading smem_box")
 
 wb_wrong_kernel(stride_in_elements FILE hopper.cu
+  STEP 4
   FIND "global_strides[0] = sizeof(float) * static_cast<cuuint64_t>(rows);"
   REPLACE "global_strides[0] = static_cast<cuuint64_t>(rows);"
   EXPECT "step 4.*elements are wrong.*the input was read with a leading dimension of 32")
 
 wb_wrong_kernel(dimensions_exchanged FILE hopper.cu
+  STEP 4
   FIND "  global_dims[0] = static_cast<cuuint64_t>(rows);\n  global_dims[1] = static_cast<cuuint64_t>(cols);\n"
   REPLACE "  global_dims[0] = static_cast<cuuint64_t>(cols);\n  global_dims[1] = static_cast<cuuint64_t>(rows);\n"
   EXPECT "step 4.*the tensor map describes memory its allocation does not hold.*its dimensions are the input's, innermost \\(rows\\) first")
 
 wb_wrong_kernel(box_coordinates_exchanged FILE hopper.cu
+  STEP 4
   FIND "(smem_box, &tensor_map, box_row, box_col, full)"
   REPLACE "(smem_box, &tensor_map, box_col, box_row, full)"
   EXPECT "step 4.*the tensor copy took the box with its coordinates exchanged")
+
+# The weights may come through the pipeline too, with the first tile (4-byte copies: 20
+# bytes cannot be 16-byte ones); the technique check judges the spans' copies only.
+wb_accepted_kernel(weights_through_the_pipeline
+  FIND "  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n"
+  REPLACE "  cuda::memcpy_async(block, smem_weights, gmem_weights, sizeof(float) * kWidth, pipeline);\n")
