@@ -89,12 +89,9 @@ void check_convolution(const ConvolutionCheck& check, const std::string& configu
   options.tolerance.relative = kConvolutionTolerance;
   options.tolerance.scale = weight_sum;
   options.input = &input;
+  ConvolutionRun run{check, input, weights, output, reference, kConvolutionTolerance * weight_sum, launched_blocks};
 #if WB_BACKEND_SIM
-  const ConvolutionRun run{check, input, weights, output, reference, kConvolutionTolerance * weight_sum,
-                           launched_blocks, &stats};
-#else
-  const ConvolutionRun run{check, input, weights, output, reference, kConvolutionTolerance * weight_sum,
-                           launched_blocks};
+  run.stats = &stats;
 #endif
   Diagnosis diagnosis([&run](const std::vector<double>& model) { return reproduces(run, model); });
 #if WB_BACKEND_SIM

@@ -88,8 +88,8 @@ bool skipped_the_barrier(const ThreadState& thread, const ThreadState& other, co
   }
   const std::vector<const void*>& passed = thread.barriers_passed;
   if (std::find(passed.begin(), passed.end(), other.barrier_pc) != passed.end()) return false;
-  const std::string function = function_holding(pc);
-  if (function.empty() || function != function_holding(other.barrier_pc)) return false;
+  const std::string function = function_of(pc);
+  if (function.empty() || function != function_of(other.barrier_pc)) return false;
   const std::string line = source_line_of(pc);
   const std::size_t colon = line.rfind(':');
   if (colon == std::string::npos) return false;

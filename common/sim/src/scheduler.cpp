@@ -527,18 +527,27 @@ void kernel_fail(const char* file, int line, const std::string& what, ErrorKind 
   kernel_fail_at(std::string(file) + ":" + std::to_string(line), what, kind);
 }
 
+namespace {
+
+// The running thread's access at `address` that faulted, as the error carries it.
+Fault fault_here(const void* address, bool write, unsigned bytes) {
+  return Fault{{blockIdx.x, blockIdx.y, blockIdx.z},
+               {threadIdx.x, threadIdx.y, threadIdx.z},
+               address,
+               write,
+               bytes,
+               running_thread == nullptr ? 0 : running_thread->global_accesses,
+               std::nullopt};
+}
+
+}  // namespace
+
 void kernel_fail_access(const char* file, int line, const std::string& what, ErrorKind kind, const void* address,
                         bool write, unsigned bytes) {
   try {
     kernel_fail(file, line, what, kind);
   } catch (KernelError& error) {
-    error.set_fault({{blockIdx.x, blockIdx.y, blockIdx.z},
-                     {threadIdx.x, threadIdx.y, threadIdx.z},
-                     address,
-                     write,
-                     bytes,
-                     running_thread == nullptr ? 0 : running_thread->global_accesses,
-                     std::nullopt});
+    error.set_fault(fault_here(address, write, bytes));
     throw;
   }
 }
@@ -582,15 +591,7 @@ namespace {
 void fail_without_unwinding(const std::string& place, const std::string& what, ErrorKind kind,
                             const void* fault_address, bool fault_write) {
   std::optional<Fault> fault;
-  if (fault_address != nullptr) {
-    fault = Fault{{blockIdx.x, blockIdx.y, blockIdx.z},
-                  {threadIdx.x, threadIdx.y, threadIdx.z},
-                  fault_address,
-                  fault_write,
-                  0,
-                  running_thread->global_accesses,
-                  std::nullopt};
-  }
+  if (fault_address != nullptr) fault = fault_here(fault_address, fault_write, 0);
   fail_thread(place, what, kind, fault);
 }
 

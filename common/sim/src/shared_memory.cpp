@@ -165,6 +165,9 @@ const ProgramSymbols& program_symbols() {
 
 const std::vector<TlsSymbol>& tls_symbols() { return program_symbols().tls; }
 
+
+}  // namespace
+
 // The demangled name of the function of the executable whose code holds `pc`, or "".
 std::string function_of(const void* pc) {
   const ProgramSymbols& symbols = program_symbols();
@@ -183,10 +186,6 @@ std::string function_of(const void* pc) {
   if (address >= function.begin + function.bytes) return {};
   return demangle(symbols.names.c_str() + function.name_offset);
 }
-
-}  // namespace
-
-std::string function_holding(const void* pc) { return function_of(pc); }
 
 SharedVariable shared_variable_at(const SharedMemory& shared, const void* pointer) {
   const auto* address = static_cast<const std::byte*>(pointer);

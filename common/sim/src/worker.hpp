@@ -452,7 +452,7 @@ void check_dynamic_guards(const SharedMemory& shared);
 std::string describe_shared_address(const SharedMemory& shared, const void* address,
                                     std::size_t bytes, const void* pc = nullptr);
 // The demangled name of the function of the executable whose code holds `pc`, or "".
-std::string function_holding(const void* pc);
+std::string function_of(const void* pc);
 // The __shared__ array holding `address` ("" for the dynamic shared memory, or none)
 // and the index of its word there, in 4-byte elements.
 std::pair<std::string, std::size_t> shared_array_word(const SharedMemory& shared, const void* address);

@@ -14,12 +14,15 @@ std::string pair_text(long long row, long long col) {
   return "(" + std::to_string(row) + ", " + std::to_string(col) + ")";
 }
 
-// The faulting element's offset in floats from the array's start (negative before it).
-long long offset_of(const Fault& fault, const FaultedArray& array) {
-  const auto address = reinterpret_cast<std::intptr_t>(fault.address);
+// An address's offset in floats from the array's start (negative before it).
+long long offset_of(const void* pointer, const FaultedArray& array) {
+  const auto address = reinterpret_cast<std::intptr_t>(pointer);
   const auto base = reinterpret_cast<std::intptr_t>(array.begin);
   return static_cast<long long>((address - base) / static_cast<std::intptr_t>(sizeof(float)));
 }
+
+// The faulting element's offset.
+long long offset_of(const Fault& fault, const FaultedArray& array) { return offset_of(fault.address, array); }
 
 // The faulting element's (row, col) in `array`, counted on past its end (a column past
 // the last; in an array of one column, rows past the last), or nothing where the fault
@@ -172,11 +175,10 @@ namespace {
 // The element of `array` that `source` points at, from its first element (nothing where
 // it lies outside the array or between two floats).
 std::optional<long long> element_at(const void* source, const FaultedArray& array) {
-  const auto offset = reinterpret_cast<std::intptr_t>(source) - reinterpret_cast<std::intptr_t>(array.begin);
-  const long long count = static_cast<long long>(array.shape.rows) * array.shape.cols;
-  if (source == nullptr || offset < 0 || offset % static_cast<std::intptr_t>(sizeof(float)) != 0) return std::nullopt;
-  const long long element = offset / static_cast<std::intptr_t>(sizeof(float));
-  if (element >= count) return std::nullopt;
+  const auto bytes = reinterpret_cast<std::intptr_t>(source) - reinterpret_cast<std::intptr_t>(array.begin);
+  if (source == nullptr || bytes % static_cast<std::intptr_t>(sizeof(float)) != 0) return std::nullopt;
+  const long long element = offset_of(source, array);
+  if (element < 0 || element >= static_cast<long long>(array.shape.rows) * array.shape.cols) return std::nullopt;
   return element;
 }
 

@@ -140,6 +140,12 @@ Sides sides_of(const sim::UnfilledRead& read) {
   return {runs_of(read.footprint.written), runs_of(read.footprint.read)};
 }
 
+// The runs of words the block filled: at its end where the simulator saw it end, else at
+// the read.
+std::vector<Run> filled_runs(const sim::UnfilledRead& read) {
+  return runs_of(read.footprint.words() > 0 ? read.footprint.written : read.filled);
+}
+
 // The size in bytes of the copy at `pc` (a library call's whole size, a cp.async's own),
 // and whether it is a library call; 0 if no copy was made there.
 struct CopySize {
@@ -160,7 +166,7 @@ CopySize copy_size_at(const sim::LaunchStats& stats, const void* pc) {
 // filled words is L long, the next starts 4L or more after it, every unfilled word read
 // lies in the 3L after a run, and the copy that filled them moved 4L bytes.
 std::string quarter_cause(const sim::UnfilledRead& read, const sim::LaunchStats& stats) {
-  const std::vector<Run> filled = runs_of(read.footprint.words() > 0 ? read.footprint.written : read.filled);
+  const std::vector<Run> filled = filled_runs(read);
   if (filled.empty()) return "";
   const std::size_t length = filled.front().size();
   for (std::size_t i = 0; i < filled.size(); ++i) {
@@ -193,7 +199,7 @@ std::string quarter_cause(const sim::UnfilledRead& read, const sim::LaunchStats&
 // in the L after a run, and the copy that filled them moved L floats: a copy of one float
 // where a vector of two is meant (wb::cp_async_ca<4> for a pair).
 std::string half_cause(const sim::UnfilledRead& read, const sim::LaunchStats& stats) {
-  const std::vector<Run> filled = runs_of(read.footprint.words() > 0 ? read.footprint.written : read.filled);
+  const std::vector<Run> filled = filled_runs(read);
   const std::optional<Regular> shape = slotted(filled);  // a padded layout's columns leave wider gaps
   if (!shape || shape->stride != 2 * shape->length) return "";
   for (std::size_t word = 0; word < read.read_unfilled.size(); ++word) {
@@ -213,7 +219,7 @@ std::string half_cause(const sim::UnfilledRead& read, const sim::LaunchStats& st
 // between read unfilled: the copies' starts are four times too far apart, an offset
 // counted in bytes (16 * t for a quad) where floats (4 * t) are meant.
 std::string start_in_bytes_cause(const sim::UnfilledRead& read, const sim::LaunchStats& stats) {
-  const std::vector<Run> filled = runs_of(read.footprint.words() > 0 ? read.footprint.written : read.filled);
+  const std::vector<Run> filled = filled_runs(read);
   const std::optional<Regular> shape = regular(filled);
   if (!shape || shape->length < 2 || shape->stride != 4 * shape->length) return "";
   const CopySize copy = copy_size_at(stats, read.nearest_write_pc);

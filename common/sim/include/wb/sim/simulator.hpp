@@ -153,10 +153,6 @@ struct ArrayFootprint {
   std::size_t words() const { return written.size(); }
 };
 
-// A load of shared memory that found a word no store or copy of its block had written
-// since the block began: what a GPU leaves undefined, the simulator's stale poison. Kept
-// for the first such load of the lowest block that made one (the schedule decides which
-// of its threads came first), with the block's footprint of that array.
 // The first read of a shared word whose cp.async was still in flight (it holds the
 // poison::in_flight pattern): where that copy stood among its issuing thread's commits and
 // waits, the evidence of which call is missing or misplaced.
@@ -180,6 +176,10 @@ struct InFlightRead {
   bool issued_after_last_wait = false;
 };
 
+// A load of shared memory that found a word no store or copy of its block had written
+// since the block began: what a GPU leaves undefined, the simulator's stale poison. Kept
+// for the first such load of the lowest block that made one (the schedule decides which
+// of its threads came first), with the block's footprint of that array.
 struct UnfilledRead {
   std::uint64_t block_linear = 0;  // the block, as an index of the grid
   uint3 block{};
