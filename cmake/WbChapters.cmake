@@ -7,6 +7,9 @@
 #     WRONG   tests/wrong/01_copy/wrong_kernels.cmake
 #     SKELETON_FAILS_WITH "TODO\\(step 1\\)")
 #
+# BENCH_BESIDE names chapters whose references the bench runs in the same table (chapter
+# 5's bench beside chapters 1 and 4), and BENCH_CUBLAS links cuBLAS into its GPU build.
+#
 # SM90_KERNELS names the files among KERNELS that use Hopper's instructions (bulk and
 # tensor copies): on the GPU backend they are compiled for sm_90 only, in an object
 # library of their own, and their reference's PTX must hold each of SM90_PTX_INSTRUCTIONS.
@@ -26,6 +29,7 @@
 #          the untouched skeleton is rejected with a message that points at its TODO;
 #          each known-wrong kernel of WRONG is rejected with the right diagnosis.
 
+set(WB_CMAKE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 set(WB_EXPECT_REJECTION "${CMAKE_CURRENT_LIST_DIR}/ExpectRejection.cmake")
 set(WB_CHECK_SCRIPT "${PROJECT_SOURCE_DIR}/common/tools/check_chapter.sh")
 set(WB_BENCH_SCRIPT "${PROJECT_SOURCE_DIR}/common/tools/bench_chapter.sh")
@@ -312,35 +316,36 @@ function(wb_add_check_all)
     COMMENT "Grading every chapter")
 endfunction()
 
-function(wb_add_chapter number folder)
-  cmake_parse_arguments(PARSE_ARGV 2 arg "" "GRADER;BENCH;WRONG;SKELETON_FAILS_WITH;PTX_INSTRUCTION"
-                        "KERNELS;SM90_KERNELS;SM90_PTX_INSTRUCTIONS;PTX_UNTAKEN")
-  if(NOT arg_PTX_INSTRUCTION)
-    set(arg_PTX_INSTRUCTION "cp\\.async\\.c[ag]\\.shared\\.global")
-  endif()
-  set(chapter_number ${number})
-  set(chapter_folder ${folder})
-  set(chapter_kernels ${arg_KERNELS})
-  set(learner_dir "${PROJECT_SOURCE_DIR}/chapters/${folder}")
-  set(solution_dir "${PROJECT_SOURCE_DIR}/solutions/${folder}")
+# The jobs of wb_add_chapter, one function each. Each is called from wb_add_chapter and
+# reads the chapter it is making from there: chapter_number, chapter_folder,
+# chapter_kernels, learner_dir and solution_dir.
 
+# The kernels: chapterN_learner_<b> and chapterN_solution_<b>, a library per variant and
+# backend (the files of SM90_KERNELS in an sm_90 object library on the GPU backend).
+function(wb_chapter_kernels sm90_kernels)
   foreach(variant learner solution)
     set(dir "${${variant}_dir}")
-    list(TRANSFORM arg_KERNELS PREPEND "${dir}/" OUTPUT_VARIABLE sources)
-    wb_add_backend_library(chapter${number}_${variant} SOURCES ${sources})
+    list(TRANSFORM chapter_kernels PREPEND "${dir}/" OUTPUT_VARIABLE sources)
+    wb_add_backend_library(chapter${chapter_number}_${variant} SOURCES ${sources})
     foreach(backend IN LISTS WB_BACKENDS)
-      target_include_directories(chapter${number}_${variant}_${backend} PUBLIC "${learner_dir}")
+      set(lib chapter${chapter_number}_${variant}_${backend})
+      target_include_directories(${lib} PUBLIC "${learner_dir}")
       if(variant STREQUAL "learner")
-        wb_relax_learner_warnings(chapter${number}_${variant}_${backend})
+        wb_relax_learner_warnings(${lib})
       endif()
-      if(backend STREQUAL "cuda" AND arg_SM90_KERNELS)
-        wb_split_sm90_kernels(chapter${number}_${variant}_cuda "${dir}" "${learner_dir}" ${variant} ${arg_SM90_KERNELS})
+      if(backend STREQUAL "cuda" AND sm90_kernels)
+        wb_split_sm90_kernels(${lib} "${dir}" "${learner_dir}" ${variant} ${sm90_kernels})
       endif()
     endforeach()
   endforeach()
+endfunction()
 
+# The grader, compiled once a backend and linked to each variant's kernels; ctest runs
+# the reference's steps (each backend, and the simulator with 64 workers).
+function(wb_chapter_graders grader)
+  set(number ${chapter_number})
   foreach(backend IN LISTS WB_BACKENDS)
-    add_library(grader_chapter${number}_${backend} OBJECT "${PROJECT_SOURCE_DIR}/${arg_GRADER}")
+    add_library(grader_chapter${number}_${backend} OBJECT "${PROJECT_SOURCE_DIR}/${grader}")
     wb_target_defaults(grader_chapter${number}_${backend} ${backend})
     target_include_directories(grader_chapter${number}_${backend} PRIVATE "${learner_dir}")
     target_link_libraries(grader_chapter${number}_${backend} PRIVATE wb_grading_${backend})
@@ -362,14 +367,18 @@ function(wb_add_chapter number folder)
     set_tests_properties(sim.solution.chapter${number}.with_64_workers PROPERTIES
       ENVIRONMENT "WB_SIM_THREADS=64" LABELS "sim" TIMEOUT 600)
   endif()
+endfunction()
 
-  # On the GPU backend, the reference's PTX really holds cp.async (PTX_INSTRUCTION: the
-  # form the chapter teaches, a regular expression).
+# The reference's PTX, on the GPU backend: it really holds cp.async (`instruction`, the
+# form the chapter teaches, a regular expression) and, for SM90_KERNELS, each of the
+# Hopper instructions; and the simulator's copies have nvcc's widths (ptx_widths).
+function(wb_chapter_ptx_tests instruction sm90_kernels sm90_instructions untaken)
+  set(number ${chapter_number})
   if("cuda" IN_LIST WB_BACKENDS)
-    set(ptx_kernels ${arg_KERNELS})
-    if(arg_SM90_KERNELS)
-      list(REMOVE_ITEM ptx_kernels ${arg_SM90_KERNELS})
-      list(TRANSFORM arg_SM90_KERNELS PREPEND "${solution_dir}/" OUTPUT_VARIABLE sources)
+    set(ptx_kernels ${chapter_kernels})
+    if(sm90_kernels)
+      list(REMOVE_ITEM ptx_kernels ${sm90_kernels})
+      list(TRANSFORM sm90_kernels PREPEND "${solution_dir}/" OUTPUT_VARIABLE sources)
       add_library(chapter${number}_solution_sm90_ptx OBJECT ${sources})
       set_target_properties(chapter${number}_solution_sm90_ptx PROPERTIES CUDA_PTX_COMPILATION ON
                             CUDA_ARCHITECTURES 90)
@@ -377,13 +386,13 @@ function(wb_add_chapter number folder)
       target_include_directories(chapter${number}_solution_sm90_ptx PRIVATE "${learner_dir}")
       target_link_libraries(chapter${number}_solution_sm90_ptx PRIVATE wb_runtime_cuda)
       set(index 0)
-      foreach(instruction IN LISTS arg_SM90_PTX_INSTRUCTIONS)
+      foreach(hopper_instruction IN LISTS sm90_instructions)
         math(EXPR index "${index} + 1")
         add_test(NAME selftest.chapter${number}.solution_ptx_has_hopper_copies_${index}
           COMMAND ${CMAKE_COMMAND} "-DPTX=$<TARGET_OBJECTS:chapter${number}_solution_sm90_ptx>"
-                  "-DINSTRUCTION=${instruction}"
+                  "-DINSTRUCTION=${hopper_instruction}"
                   "-DWHAT=the Hopper steps of chapter ${number}'s reference do not use their copies on the GPU"
-                  -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ExpectPtx.cmake")
+                  -P "${WB_CMAKE_DIR}/ExpectPtx.cmake")
         set_tests_properties(selftest.chapter${number}.solution_ptx_has_hopper_copies_${index} PROPERTIES
                              LABELS "selftest")
       endforeach()
@@ -397,31 +406,31 @@ function(wb_add_chapter number folder)
     target_link_libraries(chapter${number}_solution_ptx PRIVATE wb_runtime_cuda)
     add_test(NAME selftest.chapter${number}.solution_ptx_has_cp_async
       COMMAND ${CMAKE_COMMAND} "-DPTX=$<TARGET_OBJECTS:chapter${number}_solution_ptx>"
-              "-DINSTRUCTION=${arg_PTX_INSTRUCTION}"
+              "-DINSTRUCTION=${instruction}"
               "-DWHAT=the reference of chapter ${number} does not use cp.async on the GPU"
-              -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ExpectPtx.cmake")
+              -P "${WB_CMAKE_DIR}/ExpectPtx.cmake")
     set_tests_properties(selftest.chapter${number}.solution_ptx_has_cp_async PROPERTIES LABELS "selftest")
   endif()
 
   # The simulator's copies have nvcc's widths: kernel by kernel, the kinds of copy in the
   # reference's PTX (cp.async of 4, 8 or 16 bytes, bulk and tensor copies) are those the
   # simulator issued while the reference's grader ran (ptx_widths), but for the kinds
-  # PTX_UNTAKEN names (KERNEL:KIND, a branch the graded sizes never take). The PTX is the
+  # `untaken` names (KERNEL:KIND, a branch the graded sizes never take). The PTX is the
   # build's own (the objects above), so the test costs one grader run. Without nvcc it is
   # reported skipped, with the reason.
   if("sim" IN_LIST WB_BACKENDS)
     set(test selftest.chapter${number}.copy_widths_match_ptx)
     if("cuda" IN_LIST WB_BACKENDS)
       set(ptx "$<TARGET_OBJECTS:chapter${number}_solution_ptx>")
-      if(arg_SM90_KERNELS)
+      if(sm90_kernels)
         set(ptx "${ptx}$<SEMICOLON>$<TARGET_OBJECTS:chapter${number}_solution_sm90_ptx>")
       endif()
-      string(REPLACE ";" "$<SEMICOLON>" untaken "${arg_PTX_UNTAKEN}")
+      string(REPLACE ";" "$<SEMICOLON>" untaken "${untaken}")
       add_test(NAME ${test}
         COMMAND ${CMAKE_COMMAND} "-DGRADER=$<TARGET_FILE:grade_chapter${number}_solution_sim>"
                 "-DTOOL=$<TARGET_FILE:ptx_widths>" "-DLOG=${PROJECT_BINARY_DIR}/ptx_widths/chapter${number}.log"
                 "-DPTX=${ptx}" "-DUNTAKEN=${untaken}"
-                -P "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ComparePtxWidths.cmake")
+                -P "${WB_CMAKE_DIR}/ComparePtxWidths.cmake")
       set_tests_properties(${test} PROPERTIES LABELS "selftest" TIMEOUT 600)
     else()
       add_test(NAME ${test} COMMAND ${CMAKE_COMMAND} -E echo
@@ -429,13 +438,16 @@ function(wb_add_chapter number folder)
       set_tests_properties(${test} PROPERTIES LABELS "selftest" SKIP_REGULAR_EXPRESSION "SKIPPED:")
     endif()
   endif()
+endfunction()
 
-  # check-chapterN: the learner's grader in the simulator, and on the GPU as well when
-  # one answered at configure time (without one, the GPU grader is not even built: it
-  # would double the time and show nvcc's messages first). The simulator's grader is
-  # built first, so that a compile error shows in g++'s words before nvcc's.
-  # A build of the GPU backend alone (-DWB_BACKEND=cuda) has no simulator's grader:
-  # check_chapter.sh then grades on the GPU alone and says what that cannot check.
+# check-chapterN: the learner's grader in the simulator, and on the GPU as well when
+# one answered at configure time (without one, the GPU grader is not even built: it
+# would double the time and show nvcc's messages first). The simulator's grader is
+# built first, so that a compile error shows in g++'s words before nvcc's.
+# A build of the GPU backend alone (-DWB_BACKEND=cuda) has no simulator's grader:
+# check_chapter.sh then grades on the GPU alone and says what that cannot check.
+function(wb_chapter_check_target)
+  set(number ${chapter_number})
   wb_backend_files(sim_grader sim grade_chapter${number}_learner)
   set(cuda_grader "")
   set(check_graders "")
@@ -454,62 +466,98 @@ function(wb_add_chapter number folder)
     set(gpu_backend built)
   endif()
   add_custom_target(check-chapter${number}
-    COMMAND bash "${WB_CHECK_SCRIPT}" "Chapter ${number} (${folder})" "${cuda_grader}" "${sim_grader}"
+    COMMAND bash "${WB_CHECK_SCRIPT}" "Chapter ${number} (${chapter_folder})" "${cuda_grader}" "${sim_grader}"
             "${gpu_backend}"
     DEPENDS ${check_graders}
     USES_TERMINAL VERBATIM
-    COMMENT "Grading chapters/${folder}")
+    COMMENT "Grading chapters/${chapter_folder}")
+endfunction()
 
-  if("sim" IN_LIST WB_BACKENDS)
-    # The skeleton is its solution minus the holes (skipped once a learner has filled it).
-    foreach(kernel IN LISTS arg_KERNELS)
-      add_test(NAME selftest.chapter${number}.skeleton_matches_solution.${kernel}
-        COMMAND skeleton_check "${solution_dir}/${kernel}" "${learner_dir}/${kernel}")
-      set_tests_properties(selftest.chapter${number}.skeleton_matches_solution.${kernel}
-        PROPERTIES SKIP_RETURN_CODE 77 LABELS "selftest")
-    endforeach()
-    # The untouched skeleton fails, pointing at its TODO.
-    list(GET arg_KERNELS 0 first_kernel)
-    add_test(NAME selftest.chapter${number}.rejects_untouched_skeleton
-      COMMAND ${CMAKE_COMMAND} "-DGRADER=$<TARGET_FILE:grade_chapter${number}_learner_sim>"
-              "-DEXPECT=${arg_SKELETON_FAILS_WITH}" "-DWHAT=the untouched skeleton"
-              "-DSKELETON_CHECK=$<TARGET_FILE:skeleton_check>"
-              "-DSOLUTION=${solution_dir}/${first_kernel}" "-DSKELETON=${learner_dir}/${first_kernel}"
-              -P "${WB_EXPECT_REJECTION}")
-    set_tests_properties(selftest.chapter${number}.rejects_untouched_skeleton PROPERTIES
-      SKIP_REGULAR_EXPRESSION "SKIPPED:" LABELS "selftest")
-    if(arg_WRONG)
-      include("${PROJECT_SOURCE_DIR}/${arg_WRONG}")
-    endif()
+# The grader's own tests, in the simulator: the skeleton is its solution minus the holes
+# (skipped once a learner has filled it), the untouched skeleton fails pointing at its
+# TODO (`skeleton_fails_with`, a regular expression), and the known-wrong and accepted
+# kernels of the `wrong` file are judged as they must be.
+function(wb_chapter_selftests skeleton_fails_with wrong)
+  if(NOT "sim" IN_LIST WB_BACKENDS)
+    return()
   endif()
+  set(number ${chapter_number})
+  foreach(kernel IN LISTS chapter_kernels)
+    add_test(NAME selftest.chapter${number}.skeleton_matches_solution.${kernel}
+      COMMAND skeleton_check "${solution_dir}/${kernel}" "${learner_dir}/${kernel}")
+    set_tests_properties(selftest.chapter${number}.skeleton_matches_solution.${kernel}
+      PROPERTIES SKIP_RETURN_CODE 77 LABELS "selftest")
+  endforeach()
+  list(GET chapter_kernels 0 first_kernel)
+  add_test(NAME selftest.chapter${number}.rejects_untouched_skeleton
+    COMMAND ${CMAKE_COMMAND} "-DGRADER=$<TARGET_FILE:grade_chapter${number}_learner_sim>"
+            "-DEXPECT=${skeleton_fails_with}" "-DWHAT=the untouched skeleton"
+            "-DSKELETON_CHECK=$<TARGET_FILE:skeleton_check>"
+            "-DSOLUTION=${solution_dir}/${first_kernel}" "-DSKELETON=${learner_dir}/${first_kernel}"
+            -P "${WB_EXPECT_REJECTION}")
+  set_tests_properties(selftest.chapter${number}.rejects_untouched_skeleton PROPERTIES
+    SKIP_REGULAR_EXPRESSION "SKIPPED:" LABELS "selftest")
+  if(wrong)
+    include("${PROJECT_SOURCE_DIR}/${wrong}")
+  endif()
+endfunction()
 
-  if(arg_BENCH)
-    set(bench_exes "")
-    foreach(backend IN LISTS WB_BACKENDS)
-      foreach(variant learner solution)
-        set(exe bench_chapter${number}_${variant}_${backend})
-        wb_backend_sources(sources ${backend} "${PROJECT_SOURCE_DIR}/${arg_BENCH}")
-        add_executable(${exe} ${sources})
-        wb_target_defaults(${exe} ${backend})
-        target_include_directories(${exe} PRIVATE "${learner_dir}")
-        target_link_libraries(${exe} PRIVATE chapter${number}_${variant}_${backend} wb_grading_${backend})
-        target_compile_definitions(${exe} PRIVATE "WB_BENCH_VARIANT=\"${variant}\"")
-        list(APPEND bench_exes ${exe})
+# bench-chapterN: the bench linked to each variant's kernels, with the references of the
+# chapters in `beside` (their kernels run in the same table) and cuBLAS on the GPU where
+# `cublas` is set.
+function(wb_chapter_bench bench beside cublas)
+  set(number ${chapter_number})
+  set(bench_exes "")
+  foreach(backend IN LISTS WB_BACKENDS)
+    foreach(variant learner solution)
+      set(exe bench_chapter${number}_${variant}_${backend})
+      wb_backend_sources(sources ${backend} "${PROJECT_SOURCE_DIR}/${bench}")
+      add_executable(${exe} ${sources})
+      wb_target_defaults(${exe} ${backend})
+      target_include_directories(${exe} PRIVATE "${learner_dir}")
+      target_link_libraries(${exe} PRIVATE chapter${number}_${variant}_${backend} wb_grading_${backend})
+      foreach(other IN LISTS beside)
+        target_link_libraries(${exe} PRIVATE chapter${other}_solution_${backend})
       endforeach()
+      if(cublas AND backend STREQUAL "cuda")
+        target_link_libraries(${exe} PRIVATE CUDA::cublas)
+      endif()
+      target_compile_definitions(${exe} PRIVATE "WB_BENCH_VARIANT=\"${variant}\"")
+      list(APPEND bench_exes ${exe})
     endforeach()
-    wb_backend_files(cuda_benches cuda bench_chapter${number}_learner bench_chapter${number}_solution)
-    wb_backend_files(sim_benches sim bench_chapter${number}_learner bench_chapter${number}_solution)
-    add_custom_target(bench-chapter${number}
-      COMMAND bash "${WB_BENCH_SCRIPT}" "Chapter ${number} (${folder})" "${cuda_benches}" "${sim_benches}"
-              "ch0${number}"
-      DEPENDS ${bench_exes}
-      USES_TERMINAL VERBATIM)
-  endif()
+  endforeach()
+  wb_backend_files(cuda_benches cuda bench_chapter${number}_learner bench_chapter${number}_solution)
+  wb_backend_files(sim_benches sim bench_chapter${number}_learner bench_chapter${number}_solution)
+  add_custom_target(bench-chapter${number}
+    COMMAND bash "${WB_BENCH_SCRIPT}" "Chapter ${number} (${chapter_folder})" "${cuda_benches}" "${sim_benches}"
+            "ch0${number}"
+    DEPENDS ${bench_exes}
+    USES_TERMINAL VERBATIM)
+endfunction()
 
-  # Last, once the graders and benches it runs exist.
+function(wb_add_chapter number folder)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "BENCH_CUBLAS" "GRADER;BENCH;WRONG;SKELETON_FAILS_WITH;PTX_INSTRUCTION"
+                        "KERNELS;SM90_KERNELS;SM90_PTX_INSTRUCTIONS;PTX_UNTAKEN;BENCH_BESIDE")
+  if(NOT arg_PTX_INSTRUCTION)
+    set(arg_PTX_INSTRUCTION "cp\\.async\\.c[ag]\\.shared\\.global")
+  endif()
+  set(chapter_number ${number})
+  set(chapter_folder ${folder})
+  set(chapter_kernels ${arg_KERNELS})
+  set(learner_dir "${PROJECT_SOURCE_DIR}/chapters/${folder}")
+  set(solution_dir "${PROJECT_SOURCE_DIR}/solutions/${folder}")
+
+  wb_chapter_kernels("${arg_SM90_KERNELS}")
+  wb_chapter_graders(${arg_GRADER})
+  wb_chapter_ptx_tests("${arg_PTX_INSTRUCTION}" "${arg_SM90_KERNELS}" "${arg_SM90_PTX_INSTRUCTIONS}"
+                       "${arg_PTX_UNTAKEN}")
+  wb_chapter_check_target()
+  wb_chapter_selftests("${arg_SKELETON_FAILS_WITH}" "${arg_WRONG}")
   set(has_bench OFF)
   if(arg_BENCH)
+    wb_chapter_bench(${arg_BENCH} "${arg_BENCH_BESIDE}" ${arg_BENCH_CUBLAS})
     set(has_bench ON)
   endif()
+  # Last, once the graders and benches it runs exist.
   wb_chapter_learner_tools(${number} ${folder} "${arg_KERNELS}" ${has_bench})
 endfunction()

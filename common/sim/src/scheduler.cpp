@@ -2,7 +2,6 @@
 // runs its CUDA threads as fibers, round after round, each round resuming every ready
 // thread (in the schedule's order) until it reaches a barrier or returns.
 #include <algorithm>
-#include <cinttypes>
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
@@ -499,111 +498,6 @@ std::string where_seen(const ThreadState& thread) {
 
 }  // namespace
 
-std::string index_runs(const std::vector<unsigned>& indices) {
-  std::string out;
-  for (std::size_t i = 0; i < indices.size();) {
-    std::size_t j = i;
-    while (j + 1 < indices.size() && indices[j + 1] == indices[j] + 1) ++j;
-    if (i > 0) out += ", ";
-    out += std::to_string(indices[i]);
-    if (j > i) out += "-" + std::to_string(indices[j]);
-    i = j + 1;
-  }
-  return out;
-}
-
-std::string hex(const void* pointer) {
-  char text[32];
-  std::snprintf(text, sizeof text, "0x%" PRIxPTR, reinterpret_cast<std::uintptr_t>(pointer));
-  return text;
-}
-
-std::string format_index(const uint3& index) {
-  return "(" + std::to_string(index.x) + "," + std::to_string(index.y) + "," +
-         std::to_string(index.z) + ")";
-}
-
-void kernel_fail(const char* file, int line, const std::string& what, ErrorKind kind) {
-  kernel_fail_at(std::string(file) + ":" + std::to_string(line), what, kind);
-}
-
-namespace {
-
-// The running thread's access at `address` that faulted, as the error carries it.
-Fault fault_here(const void* address, bool write, unsigned bytes) {
-  return Fault{{blockIdx.x, blockIdx.y, blockIdx.z},
-               {threadIdx.x, threadIdx.y, threadIdx.z},
-               address,
-               write,
-               bytes,
-               running_thread == nullptr ? 0 : running_thread->global_accesses,
-               std::nullopt};
-}
-
-}  // namespace
-
-void kernel_fail_access(const char* file, int line, const std::string& what, ErrorKind kind, const void* address,
-                        bool write, unsigned bytes) {
-  try {
-    kernel_fail(file, line, what, kind);
-  } catch (KernelError& error) {
-    error.set_fault(fault_here(address, write, bytes));
-    throw;
-  }
-}
-
-void kernel_fail_at(const std::string& place, const std::string& what, ErrorKind kind) {
-  std::string where = place.empty() ? std::string() : place + ": ";
-  if (running_thread != nullptr) {
-    where += "block " + format_index(blockIdx) + ", thread " + format_index(threadIdx) + ": ";
-  }
-  throw KernelError(where + what, kind);
-}
-
-void kernel_fail_conflict(const std::string& place, const std::string& what, const SharedConflict& conflict) {
-  try {
-    kernel_fail_at(place, what + conflict.message, conflict.kind);
-  } catch (KernelError& error) {
-    if (conflict.fault) error.set_fault(*conflict.fault);
-    throw;
-  }
-}
-
-namespace {
-
-[[noreturn]] void fail_thread(const std::string& place, const std::string& what, ErrorKind kind,
-                              const std::optional<Fault>& fault) {
-  ThreadState* thread = running_thread;
-  try {
-    kernel_fail_at(place, what, kind);
-  } catch (KernelError& error) {
-    if (fault) error.set_fault(*fault);
-    thread->error = std::current_exception();
-  }
-  thread->status = ThreadStatus::failed;
-  thread->fiber->abandon();
-  thread->fiber->suspend();
-  std::abort();  // never resumed
-}
-
-}  // namespace
-
-void fail_without_unwinding(const std::string& place, const std::string& what, ErrorKind kind,
-                            const void* fault_address, bool fault_write) {
-  std::optional<Fault> fault;
-  if (fault_address != nullptr) fault = fault_here(fault_address, fault_write, 0);
-  fail_thread(place, what, kind, fault);
-}
-
-void fail_without_unwinding(const std::string& place, const std::string& what, ErrorKind kind,
-                            const Fault& fault) {
-  fail_thread(place, what, kind, fault);
-}
-
-void kernel_assert_failed(const char* condition, const char* file, int line) {
-  kernel_fail(file, line, std::string("assert(") + condition + ") failed", ErrorKind::assertion);
-}
-
 void sync_block(const char* file, int line) {
   ThreadState* thread = running_thread;
   if (thread == nullptr) {
@@ -659,91 +553,6 @@ void* dynamic_shared_memory() {
     throw Error("dynamic shared memory used outside a kernel launch");
   }
   return this_worker->shared.dynamic_begin();
-}
-
-LibraryCopySite& LibraryCopySite::operator+=(const LibraryCopySite& other) {
-  const bool empty = calls == 0;
-  file = other.file;
-  line = other.line;
-  promise = other.promise;
-  calls += other.calls;
-  for (int width = 0; width < 3; ++width) cp_async[width] += other.cp_async[width];
-  bytes += other.bytes;
-  synchronous_bytes += other.synchronous_bytes;
-  source_begin = empty ? other.source_begin : std::min(source_begin, other.source_begin);
-  source_end = std::max(source_end, other.source_end);
-  return *this;
-}
-
-LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
-  blocks += other.blocks;
-  threads += other.threads;
-  barriers += other.barriers;
-  cp_async_4 += other.cp_async_4;
-  cp_async_8 += other.cp_async_8;
-  cp_async_16 += other.cp_async_16;
-  cp_async_bytes += other.cp_async_bytes;
-  commit_groups += other.commit_groups;
-  waits += other.waits;
-  copies_in_flight_at_waits += other.copies_in_flight_at_waits;
-  copies_in_flight_after_waits += other.copies_in_flight_after_waits;
-  copies_never_waited += other.copies_never_waited;
-  library_copies += other.library_copies;
-  library_cp_async += other.library_cp_async;
-  group_waits += other.group_waits;
-  library_synchronous_bytes += other.library_synchronous_bytes;
-  for (const auto& [key, site] : other.library_sites) library_sites[key] += site;
-  pipeline_acquires += other.pipeline_acquires;
-  pipeline_commits += other.pipeline_commits;
-  pipeline_waits += other.pipeline_waits;
-  pipeline_releases += other.pipeline_releases;
-  pipeline_stages_at_waits += other.pipeline_stages_at_waits;
-  pipeline_empty_waits += other.pipeline_empty_waits;
-  pipeline_copies_outside_stage += other.pipeline_copies_outside_stage;
-  bulk_copies += other.bulk_copies;
-  bulk_bytes += other.bulk_bytes;
-  tensor_copies += other.tensor_copies;
-  tensor_bytes += other.tensor_bytes;
-  mbarrier_arrivals += other.mbarrier_arrivals;
-  mbarrier_phases += other.mbarrier_phases;
-  mbarrier_waits += other.mbarrier_waits;
-  bulk_copies_in_flight_at_issue += other.bulk_copies_in_flight_at_issue;
-  mbarrier_waits_on_a_past_phase += other.mbarrier_waits_on_a_past_phase;
-  proxy_fences += other.proxy_fences;
-  for (int kind = 0; kind < kAccessKinds; ++kind) requests[kind] += other.requests[kind];
-  for (const auto& [key, site] : other.sites) {
-    AccessSite& mine = sites.try_emplace(key, AccessSite{site.pc, site.kind, 0, {}}).first->second;
-    mine.bytes = std::max(mine.bytes, site.bytes);
-    mine.counts += site.counts;
-  }
-  threads_past_request_limit += other.threads_past_request_limit;
-  warp_syncs += other.warp_syncs;
-  for (const auto& [text, count] : other.warnings) warnings[text] += count;
-  // Of the unfilled reads, the lowest block's: the same whatever the number of workers.
-  if (other.in_flight_read &&
-      (!in_flight_read || other.in_flight_read->block_linear < in_flight_read->block_linear)) {
-    in_flight_read = other.in_flight_read;
-  }
-  if (other.unfilled_read && (!unfilled_read || other.unfilled_read->block_linear < unfilled_read->block_linear)) {
-    unfilled_read = other.unfilled_read;
-  }
-  if (first_block_footprints.empty()) first_block_footprints = other.first_block_footprints;
-  for (const auto& [pc, bytes] : other.library_copy_bytes) {
-    library_copy_bytes[pc] = std::max(library_copy_bytes[pc], bytes);
-  }
-  return *this;
-}
-
-const char* to_string(AccessKind kind) {
-  switch (kind) {
-    case AccessKind::shared_load: return "shared loads";
-    case AccessKind::shared_store: return "shared stores";
-    case AccessKind::global_load: return "global loads";
-    case AccessKind::global_store: return "global stores";
-    case AccessKind::cp_async_read: return "cp.async global reads";
-    case AccessKind::cp_async_write: return "cp.async shared writes";
-  }
-  return "?";
 }
 
 const LaunchStats& last_launch_stats() { return last_stats; }
@@ -814,23 +623,6 @@ std::string describe_running_blocks() {
     out << "\n";
   }
   return out.str();
-}
-
-CrashContext crash_context() {
-  CrashContext context;
-  const ThreadState* thread = running_thread;
-  if (thread == nullptr) return context;
-  context.in_kernel = true;
-  context.block = blockIdx;
-  context.thread = thread->index;
-  context.last_seen_file = thread->last_seen.file;
-  context.last_seen_line = thread->last_seen.line;
-  context.access_pc = thread->last_seen.access_pc;
-  context.access_address = thread->last_seen.access_address;
-  context.access_bytes = thread->last_seen.access_bytes;
-  context.access_write = thread->last_seen.access_write;
-  context.access_is_latest = thread->last_seen.access_is_latest;
-  return context;
 }
 
 }  // namespace wb::sim

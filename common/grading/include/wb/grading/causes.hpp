@@ -54,4 +54,27 @@ inline std::string loop_without_end_cause(const std::string& step = "") {
          (step.empty() ? std::string() : " (`row += " + step + "`, not `row + " + step + "`)") + "?";
 }
 
+// The likely cause of a step that ran past its time limit, as the step runner reports it.
+// `running`: the simulator's list of the blocks still running, with their threads' lines
+// (empty: no kernel was running). On the GPU the step runner knows no more than the time.
+inline std::string hang_cause(bool simulator, const std::string& running) {
+  if (!simulator) {
+    return "On the GPU: a loop that never ends, or threads that wait for each other. "
+           "The simulator's check of this step names the threads and their lines.";
+  }
+  if (running.empty()) return "No kernel is running: the host code of the step loops?";
+  return "A loop that never ends, or a thread that waits for another (a spin on a flag, which the "
+         "simulator cannot run)? Still running:\n" + running;
+}
+
+// The likely cause of a crash (a signal) in a kernel: the simulator runs kernels on the
+// host, so a wild index can crash the process; on the GPU a kernel that fails reports an
+// error instead, so a crash there is the host code's.
+inline std::string crash_cause(bool simulator) {
+  if (!simulator) return "On the GPU a kernel that fails reports an error instead: this crash is in host code.";
+  return "An index far out of range, or a pointer that is not device memory? An index that goes below 0 in "
+         "unsigned arithmetic (threadIdx.x is unsigned: threadIdx.x + k - 2 is about 4 billion where it should "
+         "be -1) reaches that far: which index on this line can go negative?";
+}
+
 }  // namespace wb::grading

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "wb/grading/causes.hpp"
 #include "wb/grading/random.hpp"
 #include "wb/wb.cuh"
 
@@ -141,14 +142,9 @@ void start_watchdog(unsigned timeout_seconds) {
     std::string message = "did not finish within " + std::to_string(timeout_seconds) +
                           " s (WB_STEP_TIMEOUT sets the limit). ";
 #if WB_BACKEND_SIM
-    const std::string running = wb::sim::describe_running_blocks();
-    message += running.empty()
-                   ? "No kernel is running: the host code of the step loops?"
-                   : "A loop that never ends, or a thread that waits for another (a spin on "
-                     "a flag, which the simulator cannot run)? Still running:\n" + running;
+    message += wb::grading::hang_cause(true, wb::sim::describe_running_blocks());
 #else
-    message += "On the GPU: a loop that never ends, or threads that wait for each other. "
-               "The simulator's check of this step names the threads and their lines.";
+    message += wb::grading::hang_cause(false, "");
 #endif
     write_all(verdict_fd, "F" + message);
     _exit(1);
@@ -226,16 +222,13 @@ std::string describe_crash(const CrashRecord& record, const std::string& full_na
       text += ", after " + std::string(context.last_seen_file) + ":" +
               std::to_string(context.last_seen_line);
     }
-    text += ". An index far out of range, or a pointer that is not device memory? An index that goes below 0 "
-            "in unsigned arithmetic (threadIdx.x is unsigned: threadIdx.x + k - 2 is about 4 billion where it "
-            "should be -1) reaches that far: which index on this line can go negative?";
+    text += ". " + wb::grading::crash_cause(true);
   } else {
     text += " outside a kernel (in the host code of the step, or a heap that a kernel "
             "overran earlier).";
   }
 #else
-  text += ". On the GPU a kernel that fails reports an error instead: this crash is in "
-          "host code.";
+  text += ". " + wb::grading::crash_cause(false);
 #endif
   text += "\nThe data had WB_SEED=" + std::to_string(record.seed) +
           ". To re-run this step alone under a debugger:\n  WB_SEED=" +

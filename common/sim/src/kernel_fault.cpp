@@ -1,0 +1,136 @@
+// The running thread's failures: a KernelError that names the source line, the block
+// and the thread, with the Fault (address, access, evidence) the graders read; the ways
+// a thread fails without unwinding its fiber's stack; and the context a crash reports.
+// The formatting helpers the simulator's messages share live here too.
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+
+#include "worker.hpp"
+
+namespace wb::sim {
+
+std::string index_runs(const std::vector<unsigned>& indices) {
+  std::string out;
+  for (std::size_t i = 0; i < indices.size();) {
+    std::size_t j = i;
+    while (j + 1 < indices.size() && indices[j + 1] == indices[j] + 1) ++j;
+    if (i > 0) out += ", ";
+    out += std::to_string(indices[i]);
+    if (j > i) out += "-" + std::to_string(indices[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+std::string hex(const void* pointer) {
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%" PRIxPTR, reinterpret_cast<std::uintptr_t>(pointer));
+  return text;
+}
+
+std::string format_index(const uint3& index) {
+  return "(" + std::to_string(index.x) + "," + std::to_string(index.y) + "," +
+         std::to_string(index.z) + ")";
+}
+
+void kernel_fail(const char* file, int line, const std::string& what, ErrorKind kind) {
+  kernel_fail_at(std::string(file) + ":" + std::to_string(line), what, kind);
+}
+
+namespace {
+
+// The running thread's access at `address` that faulted, as the error carries it.
+Fault fault_here(const void* address, bool write, unsigned bytes) {
+  return Fault{{blockIdx.x, blockIdx.y, blockIdx.z},
+               {threadIdx.x, threadIdx.y, threadIdx.z},
+               address,
+               write,
+               bytes,
+               running_thread == nullptr ? 0 : running_thread->global_accesses,
+               std::nullopt};
+}
+
+}  // namespace
+
+void kernel_fail_access(const char* file, int line, const std::string& what, ErrorKind kind, const void* address,
+                        bool write, unsigned bytes) {
+  try {
+    kernel_fail(file, line, what, kind);
+  } catch (KernelError& error) {
+    error.set_fault(fault_here(address, write, bytes));
+    throw;
+  }
+}
+
+void kernel_fail_at(const std::string& place, const std::string& what, ErrorKind kind) {
+  std::string where = place.empty() ? std::string() : place + ": ";
+  if (running_thread != nullptr) {
+    where += "block " + format_index(blockIdx) + ", thread " + format_index(threadIdx) + ": ";
+  }
+  throw KernelError(where + what, kind);
+}
+
+void kernel_fail_conflict(const std::string& place, const std::string& what, const SharedConflict& conflict) {
+  try {
+    kernel_fail_at(place, what + conflict.message, conflict.kind);
+  } catch (KernelError& error) {
+    if (conflict.fault) error.set_fault(*conflict.fault);
+    throw;
+  }
+}
+
+namespace {
+
+[[noreturn]] void fail_thread(const std::string& place, const std::string& what, ErrorKind kind,
+                              const std::optional<Fault>& fault) {
+  ThreadState* thread = running_thread;
+  try {
+    kernel_fail_at(place, what, kind);
+  } catch (KernelError& error) {
+    if (fault) error.set_fault(*fault);
+    thread->error = std::current_exception();
+  }
+  thread->status = ThreadStatus::failed;
+  thread->fiber->abandon();
+  thread->fiber->suspend();
+  std::abort();  // never resumed
+}
+
+}  // namespace
+
+void fail_without_unwinding(const std::string& place, const std::string& what, ErrorKind kind,
+                            const void* fault_address, bool fault_write) {
+  std::optional<Fault> fault;
+  if (fault_address != nullptr) fault = fault_here(fault_address, fault_write, 0);
+  fail_thread(place, what, kind, fault);
+}
+
+void fail_without_unwinding(const std::string& place, const std::string& what, ErrorKind kind,
+                            const Fault& fault) {
+  fail_thread(place, what, kind, fault);
+}
+
+void kernel_assert_failed(const char* condition, const char* file, int line) {
+  kernel_fail(file, line, std::string("assert(") + condition + ") failed", ErrorKind::assertion);
+}
+
+CrashContext crash_context() {
+  CrashContext context;
+  const ThreadState* thread = running_thread;
+  if (thread == nullptr) return context;
+  context.in_kernel = true;
+  context.block = blockIdx;
+  context.thread = thread->index;
+  context.last_seen_file = thread->last_seen.file;
+  context.last_seen_line = thread->last_seen.line;
+  context.access_pc = thread->last_seen.access_pc;
+  context.access_address = thread->last_seen.access_address;
+  context.access_bytes = thread->last_seen.access_bytes;
+  context.access_write = thread->last_seen.access_write;
+  context.access_is_latest = thread->last_seen.access_is_latest;
+  return context;
+}
+
+}  // namespace wb::sim
