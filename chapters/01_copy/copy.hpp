@@ -1,6 +1,9 @@
 // Chapter 1, copy: the interface the skeleton and the solution both implement and the
-// grader calls. Read it, but keep it as it is: the grader is compiled against it.
+// grader calls, and the layouts the kernels and the book's figures share. Read it, but
+// keep it as it is: the grader is compiled against it.
 #pragma once
+
+#include "wb/layout.hpp"
 
 namespace ch01 {
 
@@ -9,6 +12,17 @@ inline constexpr int kTileRows = 128;
 inline constexpr int kTileCols = 16;
 inline constexpr int kThreadRows = 32;
 inline constexpr int kThreadCols = 8;
+
+using wb::Int;  // the layouts below, and the chapter's kernel file, write Int<N>
+
+// Compile-time layouts (the kernels recompile if they change), defined here once for
+// the kernels of copy.cu and the book's figures (book/figures/ch01_copy.cpp);
+// WB_DEVICE_CONSTANT (__device__ under nvcc) so that device code may use them too.
+//! [layouts]
+WB_DEVICE_CONSTANT constexpr auto smem_layout = wb::col_major(Int<kTileRows>{}, Int<kTileCols>{});     // (128,16):(1,128)
+WB_DEVICE_CONSTANT constexpr auto thread_layout = wb::col_major(Int<kThreadRows>{}, Int<kThreadCols>{}); // (32,8):(1,32)
+constexpr int kThreads = thread_layout.size();                                                           // 256
+//! [layouts]
 
 // Step 1. Copies the column-major rows x cols float array `gmem_in` to `gmem_out`
 // (both device pointers) through shared memory, one tile a block. rows must be a

@@ -1,7 +1,9 @@
 // Chapter 2, padded shared memory: the interface the skeleton and the solution both
-// implement and the grader calls. Read it, but keep it as it is: the grader is compiled
-// against it.
+// implement and the grader calls, and step 2's layouts, which the kernels and the book's
+// figures share. Read it, but keep it as it is: the grader is compiled against it.
 #pragma once
+
+#include "wb/layout.hpp"
 
 namespace ch02 {
 
@@ -17,6 +19,17 @@ inline constexpr int kPaddedStride = 130;
 // shared tile along its rows, a warp's 32 lanes on the 32 columns of one row.
 inline constexpr int kStripCols = 32;
 inline constexpr int kWarps = 8;
+
+using wb::Int;  // the layouts below, and the chapter's kernel file, write Int<N>
+
+// Step 2's layouts, defined here once for column_sums_kernel in padded.cu and the book's
+// figures (book/figures/ch02_padded.cpp); WB_DEVICE_CONSTANT (__device__ under nvcc) so
+// that device code may use them.
+//! [step 2 layouts]
+WB_DEVICE_CONSTANT constexpr auto copy_thread_layout = wb::col_major(Int<kThreadRows>{}, Int<kThreadCols>{});  // (32,8):(1,32)
+WB_DEVICE_CONSTANT constexpr auto sum_thread_layout = wb::row_major(Int<kWarps>{}, Int<kStripCols>{});       // (8,32):(32,1)
+WB_DEVICE_CONSTANT constexpr auto partial_sums_layout = wb::row_major(Int<kWarps>{}, Int<kStripCols>{});     // (8,32):(32,1)
+//! [step 2 layouts]
 
 // Step 1. Copies the column-major rows x cols float array `gmem_in` to `gmem_out` (both
 // device pointers) through the padded shared tile, for any rows, cols >= 1.

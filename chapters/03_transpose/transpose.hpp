@@ -1,6 +1,9 @@
 // Chapter 3, transpose: the interface the skeleton and the solution both implement and
-// the grader calls. Read it, but keep it as it is: the grader is compiled against it.
+// the grader calls, and the layouts the kernels and the book's figures share. Read it,
+// but keep it as it is: the grader is compiled against it.
 #pragma once
+
+#include "wb/layout.hpp"
 
 namespace ch03 {
 
@@ -12,6 +15,18 @@ inline constexpr int kLoadThreadRows = 32;
 inline constexpr int kLoadThreadCols = 8;
 inline constexpr int kStoreThreadRows = 16;
 inline constexpr int kStoreThreadCols = 16;
+
+using wb::Int;  // the layouts below, and the chapter's kernel file, write Int<N>
+
+// The unpadded tile and the two thread layouts, defined here once for the kernels of
+// transpose.cu and the book's figures (book/figures/ch03_transpose.cpp);
+// WB_DEVICE_CONSTANT (__device__ under nvcc) so that device code may use them.
+//! [layouts]
+WB_DEVICE_CONSTANT constexpr auto smem_layout = wb::col_major(Int<kTileRows>{}, Int<kTileCols>{});      // (128,16):(1,128)
+WB_DEVICE_CONSTANT constexpr auto load_thread_layout = wb::col_major(Int<kLoadThreadRows>{}, Int<kLoadThreadCols>{});     // (32,8):(1,32)
+WB_DEVICE_CONSTANT constexpr auto store_thread_layout = wb::col_major(Int<kStoreThreadRows>{}, Int<kStoreThreadCols>{});  // (16,16):(1,16)
+constexpr int kThreads = load_thread_layout.size();                                                        // 256
+//! [layouts]
 
 // Each function writes the transpose of the column-major rows x cols float array
 // `gmem_in` to `gmem_out` (both device pointers): the column-major cols x rows array with

@@ -21,15 +21,8 @@
 namespace ch01 {
 namespace {
 
-using wb::Int;
-
-// Compile-time layouts (the kernels recompile if they change); __device__ so that
-// device code may use them too.
-//! [layouts]
-__device__ constexpr auto smem_layout = wb::col_major(Int<kTileRows>{}, Int<kTileCols>{});     // (128,16):(1,128)
-__device__ constexpr auto thread_layout = wb::col_major(Int<kThreadRows>{}, Int<kThreadCols>{}); // (32,8):(1,32)
-constexpr int kThreads = thread_layout.size();                                                   // 256
-//! [layouts]
+// The layouts smem_layout (128,16):(1,128) and thread_layout (32,8):(1,32), and kThreads,
+// are in copy.hpp, which the book's figures draw from too.
 
 static_assert(kTileRows % kThreadRows == 0 && kTileCols % kThreadCols == 0,
               "the thread layout must tile the block tile exactly");

@@ -23,8 +23,6 @@
 namespace ch02 {
 namespace {
 
-using wb::Int;
-
 //! [layouts]
 __device__ constexpr auto smem_layout = wb::col_major(Int<kTileRows>{}, Int<kTileCols>{}, Int<kPaddedStride>{});  // (128,16):(1,130)
 __device__ constexpr auto tile_layout = wb::col_major(Int<kTileRows>{}, Int<kTileCols>{});     // (128,16):(1,128), no padding
@@ -85,11 +83,10 @@ constexpr int column_sums_padding() {
 }
 //! [padding]
 
-//! [step 2 layouts]
-__device__ constexpr auto copy_thread_layout = wb::col_major(Int<kThreadRows>{}, Int<kThreadCols>{});  // (32,8):(1,32)
-__device__ constexpr auto sum_thread_layout = wb::row_major(Int<kWarps>{}, Int<kStripCols>{});       // (8,32):(32,1)
-__device__ constexpr auto partial_sums_layout = wb::row_major(Int<kWarps>{}, Int<kStripCols>{});     // (8,32):(32,1)
-//! [step 2 layouts]
+// Step 2's copy_thread_layout (32,8):(1,32), sum_thread_layout (8,32):(32,1) and
+// partial_sums_layout (8,32):(32,1) are in padded.hpp, which the book's figures draw
+// from too.
+
 static_assert(sum_thread_layout.size() == kThreads && kStripCols == 32,
               "a warp's 32 lanes read the 32 columns of one row");
 

@@ -25,14 +25,9 @@
 namespace ch03 {
 namespace {
 
-using wb::Int;
-
-//! [layouts]
-__device__ constexpr auto smem_layout = wb::col_major(Int<kTileRows>{}, Int<kTileCols>{});      // (128,16):(1,128)
-__device__ constexpr auto load_thread_layout = wb::col_major(Int<kLoadThreadRows>{}, Int<kLoadThreadCols>{});     // (32,8):(1,32)
-__device__ constexpr auto store_thread_layout = wb::col_major(Int<kStoreThreadRows>{}, Int<kStoreThreadCols>{});  // (16,16):(1,16)
-constexpr int kThreads = load_thread_layout.size();                                                // 256
-//! [layouts]
+// The layouts smem_layout (128,16):(1,128), load_thread_layout (32,8):(1,32) and
+// store_thread_layout (16,16):(1,16), and kThreads, are in transpose.hpp, which the
+// book's figures draw from too.
 
 static_assert(store_thread_layout.size() == kThreads, "both thread layouts are the block's 256 threads");
 static_assert(kTileRows % kLoadThreadRows == 0 && kTileCols % kLoadThreadCols == 0 &&

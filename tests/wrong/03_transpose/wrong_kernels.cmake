@@ -41,11 +41,12 @@ wb_wrong_kernel(block_indices_not_swapped_on_the_way_out
 
 # The 16x16 store threads row-major: a warp writes 16 output columns, 2 floats each.
 # The results stay right: only the simulator's sector counters see it (fails until
-# they land).
+# they land). store_thread_layout is transpose.hpp's, which a variant cannot edit: the
+# kernels of steps 2 and 3 take their coordinates from a row-major one instead.
 wb_wrong_kernel(uncoalesced_writes
   STEP 2
-  FIND "__device__ constexpr auto store_thread_layout = wb::col_major("
-  REPLACE "__device__ constexpr auto store_thread_layout = wb::row_major("
+  FIND "  const wb::Coord store_coord = store_thread_layout.coord(threadIdx.x);    // in (16,16)\n"
+  REPLACE "  const wb::Coord store_coord = wb::row_major(Int<kStoreThreadRows>{}, Int<kStoreThreadCols>{}).coord(threadIdx.x);    // in (16,16)\n"
   EXPECT "step 2.*global stores: [0-9.]+ sectors per request.*the writes are not coalesced")
 
 # Step 3: the padding and any shape.

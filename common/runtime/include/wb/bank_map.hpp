@@ -1,7 +1,7 @@
 /// \file
 /// The bank map of a warp's shared-memory request: which bank each lane's element falls
 /// in under a shared layout, and what the request costs, for the graders' messages
-/// (as text) and the book's figures (common/tools/figures.cpp draws the same map).
+/// (as text) and the book's figures (book/figures/tile_drawing.cpp draws the same map).
 ///
 ///     const auto map = wb::bank_map::of(smem_layout, thread_layout, 0);  // warp 0, 4-byte
 ///     std::string text = wb::bank_map::text(map);

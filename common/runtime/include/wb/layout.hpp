@@ -19,6 +19,19 @@
 #define WB_HOST_DEVICE
 #endif
 
+/// `__device__` under nvcc, nothing elsewhere: for a layout that a chapter's header
+/// defines once, at namespace scope, for its kernels, host code and the book's figures.
+///
+///     WB_DEVICE_CONSTANT constexpr auto smem_layout = wb::col_major(Int<128>{}, Int<16>{});
+///
+/// Device code may then use the object, and the header still compiles as plain C++ for a
+/// host compiler, the simulator's g++ and the figure generator.
+#if defined(__CUDACC__)
+#define WB_DEVICE_CONSTANT __device__
+#else
+#define WB_DEVICE_CONSTANT
+#endif
+
 namespace wb {
 
 /// A compile-time integer (like std::integral_constant, usable in device code too).
