@@ -65,7 +65,9 @@ void kernel_fail_access(const char* file, int line, const std::string& what, Err
 }
 
 void kernel_fail_at(const std::string& place, const std::string& what, ErrorKind kind) {
-  std::string where = place.empty() ? std::string() : place + ": ";
+  // The place's file as __builtin_FILE gave it, which is absolute for a kernel file that the
+  // simulator's build includes from a generated wrapper: named from the project's folder.
+  std::string where = place.empty() ? std::string() : project_relative(place) + ": ";
   if (running_thread != nullptr) {
     where += "block " + format_index(blockIdx) + ", thread " + format_index(threadIdx) + ": ";
   }
