@@ -42,7 +42,11 @@ const wb::grading::Causes kCommonCauses = {
     {wb::ErrorKind::too_many_copies, wb::grading::loop_without_end_cause()},
     {wb::ErrorKind::shared_race,
      "a thread reads elements of the tile that other threads copied, with no barrier after "
-     "everyone's wait: the wait makes a thread's own copies visible to itself only."},
+     "everyone's wait: the wait makes a thread's own copies visible to itself only. Where the message "
+     "says a copy writes a word that another thread read before it, the barriers may be right and the "
+     "copy's shared index wrong: it comes from the tile's own layout (smem_8_layout or smem_16_layout in "
+     "step 1, smem_gemm_layout in step 2), never from the input's leading dimension (rows or ld), or the "
+     "copy lands on words that others are reading."},
     {wb::ErrorKind::barrier, wb::grading::barrier_divergence_cause()},
 };
 

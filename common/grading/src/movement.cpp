@@ -53,6 +53,11 @@ void check_movement(const MovementCheck& check, const std::string& configuration
     for (const FaultedArray& array : arrays) {
       if (std::string cause = overlapping_writes_cause(fault, array); !cause.empty()) return cause;
     }
+    // Before the index hypotheses below, which would read a 1-D array's element past its end
+    // as a column past the tile's.
+    for (const FaultedArray& array : arrays) {
+      if (std::string cause = start_counted_in_bytes(fault, array); !cause.empty()) return cause;
+    }
     for (const FaultedArray& array : arrays) {
       if (std::string cause = origin_counted_twice(fault, array); !cause.empty()) return cause;
     }

@@ -406,7 +406,8 @@ void bulk_copy(void* dst, const void* src, std::size_t bytes, std::size_t promis
   const auto* source_begin = static_cast<const std::byte*>(src);
   if (source == nullptr || source_begin + bytes > source->begin + source->bytes) {
     const BadSource bad = explain_bad_source(src, bytes);
-    kernel_fail(file, line, what + bad.message + ": the last tile of an array may be partial", bad.kind);
+    kernel_fail_access(file, line, what + bad.message + ": the last tile of an array may be partial", bad.kind, src,
+                       false, static_cast<unsigned>(bytes));
   }
   BlockMbarrier& barrier = require_mbarrier(worker, address, api, file, line);
   settle(worker, barrier);

@@ -132,3 +132,11 @@ wb_wrong_kernel(quad_start_in_bytes
   FIND "  const int first = 4 * threadIdx.x;  // this thread's quad"
   REPLACE "  const int first = 16 * threadIdx.x;  // this thread's quad"
   EXPECT "step 3.*Likely cause: .*copies 16 bytes, 4 floats, and each copy starts 16 floats after the one before: four times too far apart")
+
+# The test that sends a quad to the 16-byte copy compares a tile's offset with the array's
+# count: in the last tile every quad takes it, and one reads past the end.
+wb_wrong_kernel(whole_quad_test_against_the_count
+  STEP 3
+  FIND "  if (first + 4 <= valid) {"
+  REPLACE "  if (first + 4 <= count) {"
+  EXPECT "step 3.*past its end.*Either the test that sends a vector to the wide copy lets a partial one through \\(all of its floats must lie inside: first \\+ 4 <= the valid count")

@@ -154,3 +154,11 @@ wb_wrong_kernel(halo_fixed_at_the_seeds
   FIND "load_span_async<kStreamTile, halo>("
   REPLACE "load_span_async<kStreamTile, kHalo>("
   EXPECT "step 3.*3 weights \\(halo 1\\).*This width is 3 \\(halo 1\\), not the seed's 5: is something still sized from kWidth or kHalo")
+
+# Step 3's first tile loaded at its tile index, not its first element: each block's first
+# tile holds the outputs that start at the block's number.
+wb_wrong_kernel(first_tile_start_in_tiles
+  STEP 3
+  FIND "  load_span_async<kStreamTile, halo>(smem_span[0], gmem_in, n, blockIdx.x * kStreamTile);"
+  REPLACE "  load_span_async<kStreamTile, halo>(smem_span[0], gmem_in, n, blockIdx.x);"
+  EXPECT "step 3.*each wrong tile holds the outputs that start at its tile's number instead of its first element.*passed as a tile index")

@@ -89,6 +89,14 @@ wb_wrong_kernel(no_zeros_outside_the_array
 # (consumer_wait() orders only what came before the commit); the simulator's model lands a
 # stage at the first consumer_wait() for it, after every thread's stores, and misses it.
 
+# The span's zeros stop one short of the end: the element just past the array keeps what
+# the buffer held, and the last outputs fit that one value exactly.
+wb_wrong_kernel(zeros_one_short_of_the_end
+  STEP 2
+  FIND "    if (index < first || index >= last) smem_span[j] = 0.0f;"
+  REPLACE "    if (index < first || index > last) smem_span[j] = 0.0f;"
+  EXPECT "step 2.*they fit one input exactly: the span's element n = [0-9]+, the first past the array's end.*misses that one")
+
 # Step 3, a bulk copy a tile on a cuda::barrier.
 wb_wrong_kernel(transaction_bytes_of_a_whole_tile FILE hopper.cu
   STEP 3
@@ -149,6 +157,14 @@ wb_wrong_kernel(copy_size_in_floats FILE hopper.cu
   FIND "cuda::aligned_size_t<16>(bytes), full);"
   REPLACE "cuda::aligned_size_t<16>(bytes / 4), full);"
   EXPECT "step 3.*a barrier phase that can never complete.*expects 32768 bytes while the copies of this phase bring 8192 bytes")
+
+# The bulk copy's source offset in bytes on a float pointer: every tile but the first is
+# read four times too far.
+wb_wrong_kernel(bulk_source_offset_in_bytes FILE hopper.cu
+  STEP 3
+  FIND "  cuda::device::memcpy_async_tx(smem_tile, gmem_in + first, cuda::aligned_size_t<16>(bytes), full);"
+  REPLACE "  cuda::device::memcpy_async_tx(smem_tile, gmem_in + sizeof(float) * first, cuda::aligned_size_t<16>(bytes), full);"
+  EXPECT "step 3.*the tile's start counted in bytes, sizeof\\(float\\) \\* first, and added to a float pointer")
 
 # Step 4, the TMA.
 wb_wrong_kernel(box_larger_than_the_shared_tile FILE hopper.cu

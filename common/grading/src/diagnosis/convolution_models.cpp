@@ -92,11 +92,53 @@ class ConvolutionEvidence {
              "element. Copy 0 bytes for the span's elements outside [0, n) (a cp.async that reads 0 " +
              "bytes writes a zero) instead of clamping the index.";
     }
+    if (const std::string one = one_element_past_an_end(); !one.empty()) return one;
     return "only outputs within " + std::to_string(halo) + " of the array's ends (i < " + std::to_string(halo) +
            " or i >= n - " + std::to_string(halo) + ") are wrong: no zeros past the ends. Those outputs " +
            "read the span's elements outside [0, n), which must be zeros: give their cp.async a source " +
            "size of 0 bytes (it then writes a zero); a skipped copy leaves shared memory unfilled (NaN " +
            "in the simulator, stale data on a GPU).";
+  }
+
+  // The outputs at one end of the array, solved for the span's elements past that end (the
+  // nearest first: each output there reads one more of them): where exactly the nearest is
+  // not zero and the others are, the test that zero-fills the elements outside [0, n) misses
+  // the first one by one. Only with finite outputs and the other end right.
+  std::string one_element_past_an_end() const {
+    const int n = run_.check.n, halo = halo_of(run_.check.width);
+    bool left = false, right = false;
+    for (int i : wrong_) (i < halo ? left : right) = true;
+    if (left == right || halo == 0) return "";
+    const std::vector<float>& w = run_.weights;
+    std::vector<double> past(static_cast<std::size_t>(halo), 0.0);  // past[j]: element n + j, or -1 - j
+    for (int j = 0; j < halo; ++j) {
+      // Output n - halo + j reads elements n .. n + j with the weights 2 * halo - j .. 2 * halo;
+      // output halo - 1 - j reads elements -1 - j .. -1 with the weights 0 .. j.
+      const int out = right ? n - halo + j : halo - 1 - j;
+      double excess = static_cast<double>(run_.output[static_cast<std::size_t>(out)]) -
+                      run_.reference[static_cast<std::size_t>(out)];
+      if (!std::isfinite(excess)) return "";
+      for (int e = 0; e < j; ++e) {
+        const int k = right ? 2 * halo - j + e : j - e;
+        excess -= past[static_cast<std::size_t>(e)] * w[static_cast<std::size_t>(k)];
+      }
+      const double weight = w[static_cast<std::size_t>(right ? 2 * halo - j + j : 0)];
+      if (std::abs(weight) < 1e-3) return "";
+      past[static_cast<std::size_t>(j)] = excess / weight;
+    }
+    const double scale = std::max(1.0, std::abs(past[0]));
+    if (std::abs(past[0]) <= 8 * run_.allowed) return "";
+    for (int j = 1; j < halo; ++j) {
+      if (std::abs(past[static_cast<std::size_t>(j)]) > 1e-3 * scale + 8 * run_.allowed) return "";
+    }
+    const std::string element = right ? "element n = " + std::to_string(n) + ", the first past the array's end"
+                                       : "element -1, the last before the array's start";
+    return "only the outputs within " + std::to_string(halo) + " of the array's " + (right ? "end" : "start") +
+           " are wrong, and they fit one input exactly: the span's " + element + ", holds " +
+           std::to_string(past[0]) + " where a zero belongs, while the elements " + (right ? "after" : "before") +
+           " it are zeros. The test that zero-fills the span's elements outside [0, n) misses that one: `" +
+           (right ? "index > n" : "index < -1") + "` (or `" + (right ? "<= n" : ">= -1") + "` for the inside) where `" +
+           (right ? "index >= n" : "index < 0") + "` is meant?";
   }
 
   // Only outputs at the tiles' edges: the halo of one side or both.
@@ -194,6 +236,31 @@ class ConvolutionEvidence {
     return "";
   }
 
+  // Every wrong tile t holds the outputs that start at element t, its tile's number, instead
+  // of at t * tile: the tile's start passed as the tile's index where an element index is
+  // meant (the span loaded from input[t - halo]).
+  std::string tile_start_in_tiles() const {
+    const int n = run_.check.n, tile = run_.check.tile;
+    std::set<int> wrong_tiles;
+    for (int i : wrong_) wrong_tiles.insert(i / tile);
+    if (wrong_tiles.empty() || wrong_tiles.count(0) > 0) return "";  // tile 0 starts at 0 either way
+    for (int t : wrong_tiles) {
+      for (int j = 0; j < tile && t * tile + j < n; ++j) {
+        if (t + j >= n || !close(run_.output[static_cast<std::size_t>(t * tile + j)],
+                                 run_.reference[static_cast<std::size_t>(t + j)])) {
+          return "";
+        }
+      }
+    }
+    const int first = *wrong_tiles.begin();
+    return "each wrong tile holds the outputs that start at its tile's number instead of its first element (tile " +
+           std::to_string(first) + " holds outputs " + std::to_string(first) + " to " +
+           std::to_string(first + tile - 1) + " where " + std::to_string(first * tile) + " to " +
+           std::to_string(first * tile + tile - 1) + " belong): the tile's start is passed as a tile index "
+           "(blockIdx.x, tile) where an element index, the tile's index times " + std::to_string(tile) +
+           ", is meant.";
+  }
+
  private:
   bool close(float actual, double expected) const {
     return !std::isnan(actual) && std::abs(static_cast<double>(actual) - expected) <= run_.allowed;
@@ -252,7 +319,8 @@ void add_convolution_findings(Diagnosis& diagnosis, const ConvolutionRun& run) {
             [&run] { return reproduces(run, convolution_reference(run.input, run.weights, 0, false, true)); });
       })
       .finding([evidence] { return evidence->tile_edges(); })
-      .finding([evidence] { return evidence->another_tiles_span(); });
+      .finding([evidence] { return evidence->another_tiles_span(); })
+      .finding([evidence] { return evidence->tile_start_in_tiles(); });
   for (int bytes = 1; bytes <= 3; ++bytes) {
     diagnosis.model(source_size_in_elements_cause(bytes), [&run, bytes] {
       return convolution_reference(first_bytes_only(run.input, bytes), run.weights, 0);

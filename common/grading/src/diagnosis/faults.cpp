@@ -383,9 +383,28 @@ std::string past_the_end_of_a_vector(const Fault& fault, const FaultedArray& arr
     return "a " + std::to_string(fault.bytes) + "-byte read of elements " + std::to_string(first) + " to " +
            std::to_string(last) + " of " + array.name + ", which has " + std::to_string(length) + ": only " +
            std::to_string(length - first) + " of them lie inside, and a vector copy addresses all of its bytes "
-           "whatever its source size: copy the floats of a partial vector with 4-byte copies.";
+           "whatever its source size. Either the test that sends a vector to the wide copy lets a partial one "
+           "through (all of its floats must lie inside: first + " + std::to_string(fault.bytes / sizeof(float)) +
+           " <= the valid count, both counted from the same start), or a partial vector has no path of its own: "
+           "copy the floats of a partial vector with 4-byte copies.";
   }
   return "";
+}
+
+std::string start_counted_in_bytes(const Fault& fault, const FaultedArray& array) {
+  const long long length = array.shape.rows, tile = array.shape.tile_rows;
+  if (array.shape.cols != 1 || tile <= 0) return "";
+  const long long first = offset_of(fault, array);
+  const long long start = first / static_cast<long long>(sizeof(float));
+  if (first < length || first % static_cast<long long>(sizeof(float)) != 0 || start % tile != 0 || start >= length) {
+    return "";
+  }
+  const bool whole = length % tile == 0;
+  return "the copy starts at element " + std::to_string(first) + " of " + array.name + ", past its end (it has " +
+         std::to_string(length) + "), which is " + std::to_string(sizeof(float)) + " times the first element of tile " +
+         std::to_string(start / tile) + " (" + std::to_string(start) + "): the tile's start counted in bytes, "
+         "sizeof(float) * first, and added to a float pointer, which counts floats already (gmem_in + first)." +
+         (whole ? " Every tile of this array is whole, so the last tile's size is not at fault." : "");
 }
 
 std::string copy_wider_than_the_step(const Fault& fault, ErrorKind kind, unsigned step_bytes) {

@@ -65,6 +65,11 @@ std::string span_overlap_cause(const Fault& fault, const float* input, int n, in
 std::string leading_dimension_of_a_fault(const Fault& fault, const FaultedArray& array,
                                          const std::vector<std::pair<int, std::string>>& candidates);
 
+// A copy of a 1-D array (one column) whose first element, past the array's end, is four
+// times a tile's first element inside it: the tile's start counted in bytes (sizeof(float)
+// * first) and added to a float pointer, which counts floats already ("" else).
+std::string start_counted_in_bytes(const Fault& fault, const FaultedArray& array);
+
 // A read past the end of a 1-D array (one column): by a 4-byte access at the first
 // element past the end, a loop bound that lets the index reach the length; by a wider
 // one whose first element lies inside, a vector that only partly lies inside ("" else).
