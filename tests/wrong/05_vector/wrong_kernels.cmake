@@ -101,7 +101,7 @@ wb_wrong_kernel(tail_read_as_a_whole_quad
   STEP 3
   FIND "  if (first + 4 <= valid) {"
   REPLACE "  if (first < valid) {"
-  EXPECT "step 3.*the kernel failed: [^/][^ ]*vector.cu:[0-9]+: .*past its end.*Likely cause: a 16-byte read of elements [0-9]+ to [0-9]+ of the input, which has [0-9]+: only [1-3] of them lie inside.*copy the floats of a partial vector with 4-byte copies")
+  EXPECT "step 3.*past its end.*Likely cause: a 16-byte read of elements [0-9]+ to [0-9]+ of the input, which has [0-9]+: only [1-3] of them lie inside.*copy the floats of a partial vector with 4-byte copies")
 
 # The last, partial quad with one 16-byte copy and a smaller source size: it reads only
 # what exists, but still addresses 16 bytes past the end (compute-sanitizer reports it).
