@@ -159,8 +159,7 @@ TEST_F(Chapter2Padded, Step1CopyThroughThePaddedTile) {
 // a 128x32 tile whose columns are `stride` floats apart.
 wb::bank_map::BankMap row_read_map(int stride) {
   const auto smem_layout = wb::col_major(ch02::kTileRows, ch02::kStripCols, stride);
-  const auto sum_thread_layout = wb::row_major(ch02::kWarps, ch02::kStripCols);
-  return wb::bank_map::of(smem_layout, sum_thread_layout, 0);
+  return wb::bank_map::of(smem_layout, ch02::sum_thread_layout, 0);  // the kernel's, from padded.hpp
 }
 
 std::string stride_text(int stride) {

@@ -98,16 +98,15 @@ wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(c
 #if WB_BACKEND_SIM
 // The transposed read: warp w of the 16x16 store threads on the transposed view of a
 // 128x16 tile whose columns are `stride` floats apart; and the copy in, warp w of the
-// 32x8 load threads on the tile itself.
+// 32x8 load threads on the tile itself. The thread layouts are the kernels' own, from
+// transpose.hpp.
 wb::bank_map::BankMap transposed_read_map(int stride, int warp = 0) {
   const auto smem_layout = wb::col_major(ch03::kTileRows, ch03::kTileCols, stride);
-  const auto store_thread_layout = wb::col_major(ch03::kStoreThreadRows, ch03::kStoreThreadCols);
-  return wb::bank_map::of(smem_layout.transpose(), store_thread_layout, warp);
+  return wb::bank_map::of(smem_layout.transpose(), ch03::store_thread_layout, warp);  // transpose.hpp's
 }
 wb::bank_map::BankMap copy_in_map(int stride, int warp = 0) {
   const auto smem_layout = wb::col_major(ch03::kTileRows, ch03::kTileCols, stride);
-  const auto load_thread_layout = wb::col_major(ch03::kLoadThreadRows, ch03::kLoadThreadCols);
-  return wb::bank_map::of(smem_layout, load_thread_layout, warp);
+  return wb::bank_map::of(smem_layout, ch03::load_thread_layout, warp);
 }
 
 std::string stride_text(int stride) {
