@@ -170,7 +170,7 @@ std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, 
   }
 
   if (count(Kind::from_input) == wrongs.size()) {
-    bool transposed = true, swapped_tiles = true, same_offset = true;
+    bool transposed = true, swapped_tiles = true, same_offset = true, from_first_tile = true;
     for (const Wrong& w : wrongs) {
       // A value that several inputs hold names one of them, perhaps not the one taken.
       if (w.ambiguous) continue;
@@ -180,6 +180,7 @@ std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, 
       same_offset &= w.row % shape.tile_rows == w.source_row % shape.tile_rows &&
                      w.col % shape.tile_cols == w.source_col % shape.tile_cols;
       swapped_tiles &= src_tile_r == tile_c && src_tile_c == tile_r;
+      from_first_tile &= src_tile_r == 0 && src_tile_c == 0;
     }
     if (transposed) return "the output is the transpose of what was expected: rows and columns exchanged.";
     if (same_offset && swapped_tiles) {
@@ -187,6 +188,11 @@ std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, 
              "exchanged: are blockIdx.x and blockIdx.y swapped where the block finds its tile?";
     }
     if (std::string misplaced = misplacement(wrongs, shape, input_shape, true); !misplaced.empty()) return misplaced;
+    if (same_offset && from_first_tile) {
+      return "every wrong tile holds the data of the array's first tile: the copy reads from the array's start, "
+             "not its own tile's. Is the tile's origin left out of the source address (the array's pointer "
+             "where the tile's is meant: gmem_in for gmem_tile_in, or no + first), or does it come out 0?";
+    }
     if (same_offset) {
       return "whole tiles hold the data of another tile: the block computes its tile's origin "
              "wrongly (blockIdx times the tile size, rows from blockIdx.x, columns from "

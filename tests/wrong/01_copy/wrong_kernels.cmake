@@ -110,6 +110,14 @@ wb_wrong_kernel(row_bound_one_past_the_tile
   REPLACE "    for (int row = thread_coord.row; row <= kTileRows; row += kThreadRows) {"
   EXPECT "${overlap_found}.*${past_the_tile_cause}")
 
+# The copy reads from the array's pointer where the tile's is meant: every block copies
+# the first tile.
+wb_wrong_kernel(source_without_the_tile_origin
+  STEP 1
+  FIND "&gmem_tile_in[gmem_layout(row, col)]"
+  REPLACE "&gmem_in[gmem_layout(row, col)]"
+  EXPECT "step 1.*every wrong tile holds the data of the array's first tile.*gmem_in for gmem_tile_in")
+
 wb_wrong_kernel(out_of_bounds_tail
   STEP 2
   FIND "col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows;"
