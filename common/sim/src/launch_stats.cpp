@@ -1,5 +1,5 @@
 // A launch's counters summed over the blocks each worker ran: every field of
-// LaunchStats is added here (tests/sim/test_counters.cpp checks that none is missed).
+// LaunchStats is added here (tests/sim/test_launch_stats.cpp checks that none is missed).
 #include <algorithm>
 
 #include "worker.hpp"

@@ -122,7 +122,7 @@ class ConvolutionEvidence {
         const int k = right ? 2 * halo - j + e : j - e;
         excess -= past[static_cast<std::size_t>(e)] * w[static_cast<std::size_t>(k)];
       }
-      const double weight = w[static_cast<std::size_t>(right ? 2 * halo - j + j : 0)];
+      const double weight = w[static_cast<std::size_t>(right ? 2 * halo : 0)];  // element n + j, or -1 - j
       if (std::abs(weight) < 1e-3) return "";
       past[static_cast<std::size_t>(j)] = excess / weight;
     }
@@ -197,8 +197,7 @@ class ConvolutionEvidence {
   std::string another_tiles_span() const {
     const int n = run_.check.n, tile = run_.check.tile;
     const int tiles = (n + tile - 1) / tile;
-    std::set<int> wrong_tiles;
-    for (int i : wrong_) wrong_tiles.insert(i / tile);
+    const std::set<int> wrong_tiles = tiles_with_wrong_outputs();
     if (wrong_tiles.empty() || tiles < 2) return "";
     const auto holds_tile = [&](int t, int source) {
       if (source < 0 || source >= tiles || (source + 1) * tile > n || (t + 1) * tile > n) return false;
@@ -241,8 +240,7 @@ class ConvolutionEvidence {
   // meant (the span loaded from input[t - halo]).
   std::string tile_start_in_tiles() const {
     const int n = run_.check.n, tile = run_.check.tile;
-    std::set<int> wrong_tiles;
-    for (int i : wrong_) wrong_tiles.insert(i / tile);
+    const std::set<int> wrong_tiles = tiles_with_wrong_outputs();
     if (wrong_tiles.empty() || wrong_tiles.count(0) > 0) return "";  // tile 0 starts at 0 either way
     for (int t : wrong_tiles) {
       for (int j = 0; j < tile && t * tile + j < n; ++j) {
@@ -262,6 +260,11 @@ class ConvolutionEvidence {
   }
 
  private:
+  std::set<int> tiles_with_wrong_outputs() const {
+    std::set<int> tiles;
+    for (int i : wrong_) tiles.insert(i / run_.check.tile);
+    return tiles;
+  }
   bool close(float actual, double expected) const {
     return !std::isnan(actual) && std::abs(static_cast<double>(actual) - expected) <= run_.allowed;
   }

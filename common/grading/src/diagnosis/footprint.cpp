@@ -195,9 +195,10 @@ std::string quarter_cause(const sim::UnfilledRead& read, const sim::LaunchStats&
 }
 
 // Each copy filled the first half of a pair that the reads expect whole: every run of
-// filled words is L long and the next starts 2L (or a multiple of it) after it, every unfilled word read lies
-// in the L after a run, and the copy that filled them moved L floats: a copy of one float
-// where a vector of two is meant (wb::cp_async_ca<4> for a pair).
+// filled words is L long and the next starts 2L (or a multiple of it) after it, every
+// unfilled word read lies in the L after a run, and the copy that filled them moved L
+// floats: a copy of one float where a vector of two is meant (wb::cp_async_ca<4> for a
+// pair).
 std::string half_cause(const sim::UnfilledRead& read, const sim::LaunchStats& stats) {
   const std::vector<Run> filled = filled_runs(read);
   const std::optional<Regular> shape = slotted(filled);  // a padded layout's columns leave wider gaps
