@@ -124,6 +124,10 @@ void grade_copy(const Step& step, CopyFunction copy, int vector_bytes, const std
     check.copy_bytes = 0;  // several widths: the step checks them itself
     check.input = {rows, cols, ch05::kTileRows, ch05::kTileCols};
     check.output = check.input;
+    // The page's paddings (kPad8 = 2, kPad16 = 4), so that a copy through the other step's
+    // tile is named as such.
+    check.shared_layouts = {{ch05::kTileRows + 2, "smem_8_layout (128 + kPad8), the 8-byte copies' tile"},
+                            {ch05::kTileRows + 4, "smem_16_layout (128 + kPad16), the 16-byte copies' tile"}};
     check.run = [=](const float* gmem_in, float* gmem_out) { copy(gmem_in, gmem_out, rows, cols); };
     check.reference = [](const std::vector<float>& input) { return std::vector<double>(input.begin(), input.end()); };
 #if WB_BACKEND_SIM

@@ -34,7 +34,7 @@ struct TwoCopies {
     overlap.first_earlier_accesses = first_earlier;
     overlap.array = "smem_tile";
     overlap.word = word;
-    return Fault{{0, 0, 0}, {8, 0, 0}, nullptr, true, 4, earlier, overlap};
+    return Fault{{0, 0, 0}, {8, 0, 0}, nullptr, true, 4, earlier, overlap, std::nullopt};
   }
 };
 
@@ -80,7 +80,7 @@ Fault span_fault(const std::vector<float>& input, long long element, std::size_t
   overlap.source = &input[static_cast<std::size_t>(element)];
   overlap.array = "smem_span";
   overlap.word = word;
-  return Fault{{0, 0, 0}, {1, 0, 0}, nullptr, true, 4, 0, overlap};
+  return Fault{{0, 0, 0}, {1, 0, 0}, nullptr, true, 4, 0, overlap, std::nullopt};
 }
 
 TEST(Evidence, ASpanCopyOffByItsPadOrByWholeTilesIsNamed) {

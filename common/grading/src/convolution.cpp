@@ -62,6 +62,7 @@ void check_convolution(const ConvolutionCheck& check, const std::string& configu
 
   // Two copies onto one word of the span, tested against the span's layout.
   const auto explain_fault = [&](const Error& error) -> std::string {
+    if (!check.proven_cause.empty()) return check.proven_cause;
     if (!error.fault()) return "";
     return span_overlap_cause(*error.fault(), gmem_in.data(), check.n, check.tile, check.width, check.span_pad);
   };
@@ -78,7 +79,9 @@ void check_convolution(const ConvolutionCheck& check, const std::string& configu
   const std::uint64_t launched_blocks = 0;
 #endif
   if (const auto guards = gmem_out.guards_intact(); !guards) {
-    ADD_FAILURE() << where << guards.message() << "\n" << note << step.hint_line();
+    ADD_FAILURE() << where << guards.message() << "\n"
+                  << (check.proven_cause.empty() ? "" : "Likely cause: " + check.proven_cause + "\n") << note
+                  << step.hint_line();
     return;
   }
   const std::vector<float> output = gmem_out.download();
@@ -94,6 +97,7 @@ void check_convolution(const ConvolutionCheck& check, const std::string& configu
   run.stats = &stats;
 #endif
   Diagnosis diagnosis([&run](const std::vector<double>& model) { return reproduces(run, model); });
+  diagnosis.finding([&] { return check.proven_cause; });
 #if WB_BACKEND_SIM
   if (check.uses_cp_async) {
     diagnosis.finding([&] {

@@ -46,10 +46,12 @@ void check_movement(const MovementCheck& check, const std::string& configuration
     if (std::string cause = copy_wider_than_the_step(fault, error.kind(), check.copy_bytes); !cause.empty()) {
       return cause;
     }
-    if (error.kind() == ErrorKind::misaligned) return "";
     const bool transposed = check.output.rows != check.input.rows || check.output.tile_rows != check.input.tile_rows;
     const FaultedArray arrays[] = {{gmem_in.data(), check.input, false, "the input"},
                                    {gmem_out.data(), check.output, transposed, "the output"}};
+    if (error.kind() == ErrorKind::misaligned) {
+      return misaligned_destination_cause(fault, arrays[0], check.shared_layouts);
+    }
     for (const FaultedArray& array : arrays) {
       if (std::string cause = overlapping_writes_cause(fault, array); !cause.empty()) return cause;
     }

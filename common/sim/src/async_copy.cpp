@@ -7,6 +7,7 @@
 // would return the old or the new data depending on timing.
 #include <cstdio>
 #include <cstring>
+#include <tuple>
 
 #include "wb/poison.hpp"
 #include "worker.hpp"
@@ -84,7 +85,8 @@ PendingCopy issue_copy(ThreadState& thread, void* shared_dst, const void* global
   const auto dst_address = reinterpret_cast<std::uintptr_t>(shared_dst);
   const auto src_address = reinterpret_cast<std::uintptr_t>(global_src);
   if (dst_address % copy_size != 0) {
-    kernel_fail_access(file, line,
+    try {
+      kernel_fail_access(file, line,
                 what + "misaligned address: the shared destination " + hex(shared_dst) + " is not " +
                     std::to_string(copy_bytes) + "-byte aligned (address % " + std::to_string(copy_bytes) +
                     " == " + std::to_string(dst_address % copy_size) + "; it is " +
@@ -96,6 +98,16 @@ PendingCopy issue_copy(ThreadState& thread, void* shared_dst, const void* global
                     " bytes, so the padding must be a multiple of " + std::to_string(copy_bytes / 4) +
                     " floats",
                 ErrorKind::misaligned, shared_dst, true, static_cast<unsigned>(copy_bytes));
+    } catch (KernelError& error) {
+      // The element it copied and where it went: the evidence of which index is wrong.
+      Fault fault = *error.fault();
+      MisalignedDestination destination;
+      destination.source = global_src;
+      std::tie(destination.array, destination.word) = shared_array_word(worker.shared, shared_dst);
+      fault.destination = destination;
+      error.set_fault(fault);
+      throw;
+    }
   }
   if (src_bytes > 0 && src_address % copy_size != 0) {
     kernel_fail_access(file, line,

@@ -49,6 +49,7 @@ Fault fault_here(const void* address, bool write, unsigned bytes) {
                write,
                bytes,
                running_thread == nullptr ? 0 : running_thread->global_accesses,
+               std::nullopt,
                std::nullopt};
 }
 

@@ -222,7 +222,7 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
                     ErrorKind::shared_write_overlap,
                     Fault{{blockIdx.x, blockIdx.y, blockIdx.z}, {thread.index.x, thread.index.y, thread.index.z},
                           word_address, true,
-                          static_cast<unsigned>(bytes), thread.global_accesses, overlap}};
+                          static_cast<unsigned>(bytes), thread.global_accesses, overlap, std::nullopt}};
         return false;
       }
       if (const ThreadState& other_thread = *worker.threads[other]; skipped_the_barrier(thread, other_thread, pc)) {

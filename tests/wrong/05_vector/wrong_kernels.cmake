@@ -8,7 +8,15 @@ wb_wrong_kernel(plus_one_padding_with_8_byte_copies
   STEP 1
   FIND "constexpr int kPad8 = 2;"
   REPLACE "constexpr int kPad8 = 1;"
-  EXPECT "step 1.*the shared destination 0x[0-9a-f]+ is not 8-byte aligned.*smem_tile.*padding must be a multiple of 2 floats.*kPad8 = 2")
+  EXPECT "step 1.*the shared destination 0x[0-9a-f]+ is not 8-byte aligned.*smem_tile.*Likely cause: the 8-byte copy of element \\(0, 1\\) of block \\(0, 0\\)'s tile went to float 129 of smem_tile = 1 \\* 129: the destination's columns are 129 floats apart \\(padded by 1 float\\), so column 1 starts at byte 516, no multiple of 8: a copy of 8 bytes needs a padding that is a multiple of 2 floats")
+
+# The 16-byte copies through the 8-byte copies' layout: columns 130 floats apart, so column
+# 1 starts at byte 520, off a 16-byte boundary. The padding is right; the layout is not.
+wb_wrong_kernel(sixteen_byte_copies_through_the_8_byte_layout
+  STEP 1
+  FIND "    wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)], &gmem_tile_in[row + col * rows]);"
+  REPLACE "    wb::cp_async_cg(&smem_tile[smem_8_layout(row, col)], &gmem_tile_in[row + col * rows]);"
+  EXPECT "step 1.*not 16-byte aligned.*Likely cause: the 16-byte copy of element \\(0, 1\\) of block \\(0, 0\\)'s tile went to float 130 of smem_tile = 1 \\* 130: the destination's columns are 130 floats apart: the stride of smem_8_layout \\(128 \\+ kPad8\\), the 8-byte copies' tile. A copy of 16 bytes needs every column at a multiple of 16 bytes: index its tile with the layout padded for 16-byte copies")
 
 # A quad copied as one float: wb::cp_async_ca<4> read as "4 floats" where it means 4 bytes.
 # Every quad's first float lands, its other 3 are never filled: the simulator's footprint

@@ -153,7 +153,14 @@ wb_wrong_kernel(halo_fixed_at_the_seeds
   STEP 3
   FIND "load_span_async<kStreamTile, halo>("
   REPLACE "load_span_async<kStreamTile, kHalo>("
-  EXPECT "step 3.*3 weights \\(halo 1\\).*This width is 3 \\(halo 1\\), not the seed's 5: is something still sized from kWidth or kHalo")
+  EXPECT "step 3.*3 weights \\(halo 1\\).*Likely cause: the same kernel passed at width 5, the seed's, and fails at width 3 \\(halo 1\\): something in it is right for 5 weights only.*kWidth or kHalo, where the template's Width or halo belongs")
+
+# Step 3's convolution left at step 2's width: every output sums 5 weights, whatever Width.
+wb_wrong_kernel(convolution_fixed_at_the_seeds_width
+  STEP 3
+  FIND "convolve_stream_tile<Width>("
+  REPLACE "convolve_stream_tile<kWidth>("
+  EXPECT "step 3.*3 weights \\(halo 1\\).*Likely cause: the same kernel passed at width 5, the seed's, and fails at width 3 \\(halo 1\\): something in it is right for 5 weights only")
 
 # Step 3's first tile loaded at its tile index, not its first element: each block's first
 # tile holds the outputs that start at the block's number.

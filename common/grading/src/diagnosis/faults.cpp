@@ -415,4 +415,46 @@ std::string copy_wider_than_the_step(const Fault& fault, ErrorKind kind, unsigne
          "at multiples of N.";
 }
 
+std::string misaligned_destination_cause(const Fault& fault, const FaultedArray& array,
+                                         const std::vector<SharedLayout>& layouts) {
+  if (!fault.destination || fault.bytes == 0) return "";
+  const MisalignedDestination& destination = *fault.destination;
+  Fault source_access = fault;
+  source_access.address = destination.source;
+  const std::optional<Element> element = element_of(source_access, array);
+  if (!element) return "";
+  const Element origin = tile_origin(source_access, array);
+  const Element local{element->row - origin.row, element->col - origin.col};
+  const long long tile_cols = array.rows_only ? array.shape.cols : array.shape.tile_cols;
+  if (local.row < 0 || local.row >= array.shape.tile_rows || local.col < 0 || local.col >= tile_cols) return "";
+  // Only an element of the tile's row 0, where every way of computing a row from the
+  // thread's (4 * thread_coord.row or another) gives 0: elsewhere the destination's row may
+  // differ from the source's, and a word reached by another row would be read as another
+  // stride. In column 0 there is no stride to read.
+  const auto word = static_cast<long long>(destination.word);
+  if (local.row != 0 || local.col == 0 || word % local.col != 0) return "";
+  const long long stride = word / local.col;
+  if (stride < array.shape.tile_rows) return "";
+  const long long floats = fault.bytes / 4;
+  const std::string array_name = destination.array.empty() ? "the dynamic shared memory" : destination.array;
+  std::string cause = "the " + std::to_string(fault.bytes) + "-byte copy of element " +
+                      pair_text(local.row, local.col) + " of block " + pair_text(fault.block[0], fault.block[1]) +
+                      "'s tile went to float " + std::to_string(word) + " of " + array_name + " = " +
+                      std::to_string(local.col) + " * " + std::to_string(stride) +
+                      ": the destination's columns are " + std::to_string(stride) + " floats apart";
+  for (const SharedLayout& layout : layouts) {
+    if (layout.stride != stride) continue;
+    return cause + ": the stride of " + layout.name + ". A copy of " + std::to_string(fault.bytes) +
+           " bytes needs every column at a multiple of " + std::to_string(fault.bytes) +
+           " bytes: index its tile with the layout padded for " + std::to_string(fault.bytes) +
+           "-byte copies, by a multiple of " + std::to_string(floats) + " floats.";
+  }
+  if (stride % floats == 0) return "";
+  const long long padding = stride - array.shape.tile_rows;
+  return cause + " (padded by " + std::to_string(padding) + (padding == 1 ? " float" : " floats") + "), so column " +
+         std::to_string(local.col) + " starts at byte " + std::to_string(local.col * stride * 4) +
+         ", no multiple of " + std::to_string(fault.bytes) + ": a copy of " + std::to_string(fault.bytes) +
+         " bytes needs a padding that is a multiple of " + std::to_string(floats) + " floats.";
+}
+
 }  // namespace wb::grading

@@ -47,6 +47,14 @@ struct OverlappingWrite {
   std::size_t word = 0;  ///< the word's index in it, in 4-byte elements
 };
 
+/// A cp.async whose shared destination was misaligned: the element it copied and where it
+/// was to go, which say which index put it there.
+struct MisalignedDestination {
+  const void* source = nullptr;  ///< the copy's global source
+  std::string array;             ///< the __shared__ array ("" for dynamic shared memory)
+  std::size_t word = 0;          ///< the destination's index in it, in 4-byte elements
+};
+
 /// Where an access of a kernel faulted, as the simulator saw it: the evidence a grader
 /// tests its hypotheses against (which element the block reached, and from where).
 struct Fault {
@@ -61,6 +69,8 @@ struct Fault {
   unsigned long long earlier_accesses = 0;
   /// For ErrorKind::shared_write_overlap, the two writes (`address`: the word).
   std::optional<OverlappingWrite> overlap;
+  /// For a cp.async whose shared destination was misaligned (`address`: the destination).
+  std::optional<MisalignedDestination> destination;
 };
 
 /// A CUDA call that failed, a bad launch configuration, or (in the simulator) a kernel

@@ -37,6 +37,10 @@ struct ConvolutionCheck {
   bool uses_cp_async = true;
   // Appended to every failure of this case: what the case adds (a width wider than a warp).
   std::string note;
+  // A cause proven before this run, by runs of the same kernel that passed where this one
+  // differs in one thing only (another width): the likely cause of any failure here, before
+  // what the run itself shows. Empty: none.
+  std::string proven_cause;
   // The likely cause when outputs hold the poison of a copy still in flight, in the
   // step's words (a buffer index, a wait); empty: the generic one.
   std::string in_flight_cause;

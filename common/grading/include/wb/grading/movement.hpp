@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "wb/grading/compare.hpp"
+#include "wb/grading/diagnosis/faults.hpp"
 #include "wb/grading/step.hpp"
 #include "wb/wb.cuh"
 
@@ -33,6 +34,9 @@ struct MovementCheck {
   // The bytes each of the step's asynchronous copies moves (one float: 4), so that a wider
   // copy is named as such; 0 where the step copies several widths.
   unsigned copy_bytes = 4;
+  // The shared tiles' layouts of the chapter (empty: none padded), so that a copy whose
+  // shared destination is misaligned names the layout its index went through.
+  std::vector<SharedLayout> shared_layouts;
   // The step's own reading of a wrong output (which elements are wrong says which part of
   // the kernel is): a likely cause, or "" to leave it to the general ones.
   std::function<std::string(const std::vector<float>& output, const std::vector<float>& input)> explain;

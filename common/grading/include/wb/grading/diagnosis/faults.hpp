@@ -79,4 +79,20 @@ std::string past_the_end_of_a_vector(const Fault& fault, const FaultedArray& arr
 // float: 4): the copy's width is the mistake, not the address ("" otherwise).
 std::string copy_wider_than_the_step(const Fault& fault, ErrorKind kind, unsigned step_bytes);
 
+// A shared tile's layout: the floats between the starts of its columns, and its name
+// with what it is for ("smem_8_layout (128 + kPad8), the 8-byte copies' tile").
+struct SharedLayout {
+  int stride;
+  std::string name;
+};
+
+// A cp.async whose shared destination was misaligned (Fault::destination), copying an
+// element of the faulting block's tile of `array` in its row 0: the shared element it
+// went to says with which column stride (col * stride) the destination was indexed. Named
+// where that is one of `layouts` (another tile's layout: the copy went through the wrong
+// one), or where it starts that column off the copy's alignment (the tile's padding); ""
+// elsewhere (another row, where the destination's row may be the one that is off).
+std::string misaligned_destination_cause(const Fault& fault, const FaultedArray& array,
+                                         const std::vector<SharedLayout>& layouts);
+
 }  // namespace wb::grading
