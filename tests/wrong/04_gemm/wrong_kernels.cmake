@@ -115,3 +115,19 @@ wb_wrong_kernel(micro_tile_indices_exchanged
   FIND "        for (int j = 0; j < kMicroN; ++j) acc[i][j] += a_frag[i] * b_frag[j];"
   REPLACE "        for (int j = 0; j < kMicroN; ++j) acc[i][j] += a_frag[j] * b_frag[i];"
   EXPECT "step 4.*acc\\[i\\]\\[j\\] holds the sum for row j and column i")
+
+# B's fragment read for the thread's row: every thread multiplies by the columns of C
+# that the thread (r, r) owns.
+wb_wrong_kernel(b_fragment_at_the_thread_row
+  STEP 4
+  FIND "&smem_b_stage[smem_b4_layout(micro_col(thread_coord.col, v), kk)]"
+  REPLACE "&smem_b_stage[smem_b4_layout(micro_col(thread_coord.row, v), kk)]"
+  EXPECT "step 4.*Likely cause: each thread multiplied its rows of A by the columns of B that its thread row picks")
+
+# A's fragments counted 0, 1 and the count passed to micro_row, which takes an element
+# index: the second float4 starts at row 4r + 1, off a 16-byte boundary.
+wb_wrong_kernel(fragment_number_as_element_index
+  STEP 4
+  FIND "      for (int v = 0; v < kMicroM; v += kVector) {\n        const float4 a4 = *reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)]);\n        a_frag[v] = a4.x, a_frag[v + 1] = a4.y, a_frag[v + 2] = a4.z, a_frag[v + 3] = a4.w;"
+  REPLACE "      for (int v = 0; v < kMicroM / kVector; ++v) {\n        const float4 a4 = *reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)]);\n        a_frag[v * kVector] = a4.x, a_frag[v * kVector + 1] = a4.y, a_frag[v * kVector + 2] = a4.z, a_frag[v * kVector + 3] = a4.w;"
+  EXPECT "step 4.*Likely cause: fragment v of A \\(4 elements\\) was read from micro_row\\(thread_coord.row, v\\), where it starts at micro_row\\(thread_coord.row, 4 \\* v\\)")

@@ -215,6 +215,60 @@ void add_micro_tile_models(Diagnosis& diagnosis, const GemmRun& run, const Micro
             return std::make_pair(micro_tile.row(c.thread, r.index), micro_tile.col(r.thread, c.index));
           });
         });
+    // One operand read with the other coordinate of the thread: its rows (or columns) of C
+    // are those of the thread on the diagonal.
+    diagnosis.model(
+        "each thread multiplied its rows of A by the columns of B that its thread row picks: B's "
+        "elements (its fragment) are read at thread_coord.row where they belong to the thread's "
+        "columns, thread_coord.col. A goes with the thread's row, B with its column.",
+        [=] {
+          return moved([&](Owner r, Owner c) {
+            return std::make_pair(micro_tile.row(r.thread, r.index), micro_tile.col(r.thread, c.index));
+          });
+        });
+    diagnosis.model(
+        "each thread multiplied the rows of A that its thread column picks by its columns of B: A's "
+        "elements (its fragment) are read at thread_coord.col where they belong to the thread's rows, "
+        "thread_coord.row. A goes with the thread's row, B with its column.",
+        [=] {
+          return moved([&](Owner r, Owner c) {
+            return std::make_pair(micro_tile.row(c.thread, r.index), micro_tile.col(c.thread, c.index));
+          });
+        });
+  }
+  // Fragments of several consecutive rows (or columns), read as vectors, whose number was
+  // passed where the first element's index belongs: fragment f read from element f, not
+  // f * its length, so that fragments after the first overlap it.
+  const auto run_length = [](const std::function<int(int, int)>& place, int count) {
+    int length = 1;
+    while (length < count && place(0, length) == place(0, 0) + length) ++length;
+    return length;
+  };
+  const int vector_m = run_length(micro_tile.row, micro_tile.micro_m);
+  const int vector_n = run_length(micro_tile.col, micro_tile.micro_n);
+  const auto fragment_text = [](const char* operand, const char* place, const char* coordinate, int length,
+                                 int count) {
+    const std::string n = std::to_string(length), call = std::string(place) + "(thread_coord." + coordinate;
+    return std::string("fragment v of ") + operand + " (" + n + " elements) was read from " + call +
+           ", v), where it starts at " + call + ", " + n + " * v): " + place + " takes an element index, 0 to " +
+           std::to_string(count - 1) + ", not a fragment's number, so the fragments after the first overlap it. "
+           "Pass v * " + n + " (or step v by " + n + ").";
+  };
+  if (vector_m > 1 && vector_m < micro_tile.micro_m) {
+    diagnosis.model(fragment_text("A", "micro_row", "row", vector_m, micro_tile.micro_m), [=] {
+      return moved([&](Owner r, Owner c) {
+        return std::make_pair(micro_tile.row(r.thread, r.index / vector_m) + r.index % vector_m,
+                              micro_tile.col(c.thread, c.index));
+      });
+    });
+  }
+  if (vector_n > 1 && vector_n < micro_tile.micro_n) {
+    diagnosis.model(fragment_text("B", "micro_col", "col", vector_n, micro_tile.micro_n), [=] {
+      return moved([&](Owner r, Owner c) {
+        return std::make_pair(micro_tile.row(r.thread, r.index),
+                              micro_tile.col(c.thread, c.index / vector_n) + c.index % vector_n);
+      });
+    });
   }
 }
 
