@@ -99,14 +99,33 @@ TEST(Evidence, ASpanCopyOffByItsPadOrByWholeTilesIsNamed) {
   EXPECT_EQ(wb::grading::span_overlap_cause(span_fault(input, 0, 2), input.data(), 16384, 2048, 5, -1), "");
 }
 
+// A 16-byte copy of element (0, 1) of block (0, 0)'s tile that went to float `word` of
+// smem_tile: the stride it reveals names the layout, and only in row 0.
+Fault misaligned_copy(const std::vector<float>& input, int row, std::size_t word) {
+  wb::MisalignedDestination destination{input.data() + row + 256, "smem_tile", word};
+  return Fault{{0, 0, 0}, {32, 0, 0}, nullptr, true, 16, 0, std::nullopt, destination};
+}
+
+TEST(Evidence, AMisalignedDestinationNamesTheStrideItsIndexUsed) {
+  const std::vector<float> input(256 * 32);
+  const FaultedArray array{input.data(), {256, 32, 128, 16}, false, "the input"};
+  const std::vector<wb::grading::SharedLayout> layouts = {{130, "smem_8_layout"}, {132, "smem_16_layout"}};
+  EXPECT_TRUE(contains(wb::grading::misaligned_destination_cause(misaligned_copy(input, 0, 130), array, layouts),
+                       "130 floats apart: the stride of smem_8_layout"));
+  EXPECT_TRUE(contains(wb::grading::misaligned_destination_cause(misaligned_copy(input, 0, 129), array, layouts),
+                       "(padded by 1 float), so column 1 starts at byte 516"));
+  // Row 4 may have gone to row 2 of a 132-float column: no stride is read there.
+  EXPECT_EQ(wb::grading::misaligned_destination_cause(misaligned_copy(input, 4, 134), array, layouts), "");
+}
+
 TEST(Evidence, AReadPastAVectorsEndIsABoundOrAPartialVector) {
   const std::vector<float> input(1027);
   const FaultedArray array{input.data(), {1027, 1, 1024, 1}, false, "the input"};
-  const Fault bound{{1, 0, 0}, {0, 0, 0}, input.data() + 1027, false, 4, 3, std::nullopt};
+  const Fault bound{{1, 0, 0}, {0, 0, 0}, input.data() + 1027, false, 4, 3, std::nullopt, std::nullopt};
   EXPECT_TRUE(contains(wb::grading::past_the_end_of_a_vector(bound, array), "(`<=` where `<` is meant)"));
-  const Fault quad{{1, 0, 0}, {0, 0, 0}, input.data() + 1024, false, 16, 0, std::nullopt};
+  const Fault quad{{1, 0, 0}, {0, 0, 0}, input.data() + 1024, false, 16, 0, std::nullopt, std::nullopt};
   EXPECT_TRUE(contains(wb::grading::past_the_end_of_a_vector(quad, array), "only 3 of them lie inside"));
-  const Fault far{{1, 0, 0}, {0, 0, 0}, input.data() + 1030, false, 4, 3, std::nullopt};
+  const Fault far{{1, 0, 0}, {0, 0, 0}, input.data() + 1030, false, 4, 3, std::nullopt, std::nullopt};
   EXPECT_EQ(wb::grading::past_the_end_of_a_vector(far, array), "");
 }
 

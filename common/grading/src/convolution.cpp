@@ -106,6 +106,9 @@ void check_convolution(const ConvolutionCheck& check, const std::string& configu
   }
 #endif
   diagnosis.finding([&] { return nothing_written(output, "the output"); });
+#if WB_BACKEND_SIM
+  diagnosis.finding([&] { return threads_returned_early(stats, output); });
+#endif
   add_convolution_findings(diagnosis, run);
 #if WB_BACKEND_SIM
   diagnosis.finding([&] { return unfilled_read_cause(stats, holds_poison(output, poison::Kind::stale)); });

@@ -52,6 +52,9 @@ std::string likely_cause(const GemmCheck& check, const GemmRun& run, const std::
   }
 #endif
   diagnosis.finding([&] { return nothing_written(c, "C"); });
+#if WB_BACKEND_SIM
+  diagnosis.finding([&] { return threads_returned_early(stats, c); });
+#endif
   diagnosis.finding([&] {
     return std::all_of(c.begin(), c.end(), [](float value) { return value == 0.0f; })
                ? "every element of C is 0: nothing was added into acc (is the TODO still empty, or are the "

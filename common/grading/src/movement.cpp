@@ -104,6 +104,23 @@ void check_movement(const MovementCheck& check, const std::string& configuration
                                    "assignment?");
     });
   }
+  // Block (x, y) owns output tile (x, y), or (y, x) for a transpose's output.
+  diagnosis.finding([&] {
+    const bool transposed = check.output.rows != check.input.rows || check.output.tile_rows != check.input.tile_rows;
+    return threads_returned_early(stats, output, [&](const uint3& block) {
+      const int tile_row = static_cast<int>(transposed ? block.y : block.x);
+      const int tile_col = static_cast<int>(transposed ? block.x : block.y);
+      for (int col = tile_col * check.output.tile_cols;
+           col < std::min(check.output.cols, (tile_col + 1) * check.output.tile_cols); ++col) {
+        for (int row = tile_row * check.output.tile_rows;
+             row < std::min(check.output.rows, (tile_row + 1) * check.output.tile_rows); ++row) {
+          const float value = output[static_cast<std::size_t>(row) + static_cast<std::size_t>(col) * check.output.rows];
+          if (poison::kind_of(value) == poison::Kind::unwritten) return true;
+        }
+      }
+      return false;
+    });
+  });
 #endif
   if (check.explain) diagnosis.finding([&] { return check.explain(output, input); });
   diagnosis.finding([&] { return nothing_written(output, "the output"); });

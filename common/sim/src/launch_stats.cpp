@@ -69,6 +69,9 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
       (!in_flight_read || other.in_flight_read->block_linear < in_flight_read->block_linear)) {
     in_flight_read = other.in_flight_read;
   }
+  for (const EarlyExit& exit : other.early_exits) {
+    if (early_exits.size() < kMaxEarlyExits) early_exits.push_back(exit);
+  }
   if (other.unfilled_read && (!unfilled_read || other.unfilled_read->block_linear < unfilled_read->block_linear)) {
     unfilled_read = other.unfilled_read;
   }

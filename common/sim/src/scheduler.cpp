@@ -176,6 +176,7 @@ class BlockRunner {
                      static_cast<unsigned>(block_linear / grid.x % grid.y),
                      static_cast<unsigned>(block_linear / grid.x / grid.y)};
     block_linear_ = block_linear;
+    early_exit_recorded_ = false;
     const dim3 block = job_.config.block;
     thread_count_ = block.x * block.y * block.z;
   }
@@ -286,9 +287,27 @@ class BlockRunner {
                  ". Every thread of a block must reach the same __syncthreads() "
                  "the same number of times.");
     }
+    if (!early_exit_recorded_) record_early_exit(first);
     for (unsigned i : waiting) worker_.threads[i]->status = ThreadStatus::ready;
     ++worker_.stats.barriers;
     return true;
+  }
+
+  // Threads that have returned while `arrived` (and the others waiting) reached a barrier.
+  void record_early_exit(const ThreadState& arrived) {
+    EarlyExit exit;
+    for (unsigned i = 0; i < thread_count_; ++i) {
+      const ThreadState& thread = *worker_.threads[i];
+      if (thread.status != ThreadStatus::done) continue;
+      if (exit.threads++ == 0) exit.thread = thread.index;
+    }
+    if (exit.threads == 0) return;
+    early_exit_recorded_ = true;
+    if (worker_.stats.early_exits.size() >= LaunchStats::kMaxEarlyExits) return;
+    exit.block_linear = static_cast<std::uint64_t>(block_linear_);
+    exit.block = blockIdx;
+    exit.barrier_site = project_relative(site(arrived));
+    worker_.stats.early_exits.push_back(exit);
   }
 
   void finish_block() {
@@ -357,6 +376,7 @@ class BlockRunner {
   Worker& worker_;
   const LaunchJob& job_;
   std::uint64_t block_linear_ = 0;
+  bool early_exit_recorded_ = false;  // this block's first barrier with threads returned
   unsigned thread_count_ = 0;
 };
 

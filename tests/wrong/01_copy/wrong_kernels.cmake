@@ -143,3 +143,11 @@ wb_wrong_kernel(barrier_inside_a_branch
   FIND "  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n"
   REPLACE "  if (thread_coord.row < valid_rows && thread_coord.col < valid_cols) {\n  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  }\n"
   EXPECT "step 2.*threads at different __syncthreads\\(\\): this thread reads smem_tile\\[[0-9]+\\].*without ever having waited there.*Likely cause: threads wait at different __syncthreads\\(\\)")
+
+# Threads with no element inside the array return: legal before a barrier on the GPU, but
+# they also skip their share of the store, which walks the tile by thread index.
+wb_wrong_kernel(threads_outside_the_array_return
+  STEP 2
+  FIND "  //! [step 2 hole]\n  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {"
+  REPLACE "  //! [step 2 hole]\n  if (thread_coord.row >= valid_rows || thread_coord.col >= valid_cols) return;\n  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {"
+  EXPECT "step 2.*Likely cause: [0-9]+ threads of block \\([0-9]+,[0-9]+,0\\) \\(thread \\([0-9]+,0,0\\) the first\\) returned from the kernel before the __syncthreads\\(\\) at [^ ]*copy.cu:[0-9]+ that the others reached, and outputs of that block were never written")

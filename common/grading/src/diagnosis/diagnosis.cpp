@@ -19,6 +19,28 @@ std::string no_copy_issued(const sim::LaunchStats& stats, const std::string& que
   if (stats.cp_async_ops() > 0) return "";
   return "no cp.async was issued at all, so nothing was copied into shared memory (" + question + ").";
 }
+
+std::string threads_returned_early(const sim::LaunchStats& stats, const std::vector<float>& output,
+                                   const std::function<bool(const uint3& block)>& left_unwritten) {
+  if (stats.early_exits.empty() || !holds_poison(output, poison::Kind::unwritten)) return "";
+  // The lowest block with threads returned early that left outputs unwritten.
+  const sim::EarlyExit* found = nullptr;
+  for (const sim::EarlyExit& exit : stats.early_exits) {
+    if (found != nullptr && found->block_linear <= exit.block_linear) continue;
+    if (!left_unwritten || left_unwritten(exit.block)) found = &exit;
+  }
+  if (found == nullptr) return "";
+  const sim::EarlyExit& exit = *found;
+  const auto index = [](const uint3& at) {
+    return "(" + std::to_string(at.x) + "," + std::to_string(at.y) + "," + std::to_string(at.z) + ")";
+  };
+  return std::to_string(exit.threads) + (exit.threads == 1 ? " thread" : " threads") + " of block " +
+         index(exit.block) + " (thread " + index(exit.thread) + " the first) returned from the kernel before the " +
+         "__syncthreads() at " + exit.barrier_site + " that the others reached, and outputs of that block were "
+         "never written. A thread that returns early skips its share of the copies, the barrier and the store: "
+         "keep every thread in the kernel, and let the loops' bounds keep it off the elements outside the array "
+         "(a thread with none in bounds then copies and stores nothing).";
+}
 #endif
 
 }  // namespace wb::grading

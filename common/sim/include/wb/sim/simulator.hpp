@@ -197,6 +197,18 @@ struct UnfilledRead {
   ArrayFootprint footprint;
 };
 
+// Threads that returned from the kernel while others of their block went on to a
+// __syncthreads(): legal (an exited thread counts as arrived), and the usual way a thread's
+// share of a tile is skipped. Kept for each block where it happened (its first such
+// barrier), up to kMaxEarlyExits blocks.
+struct EarlyExit {
+  std::uint64_t block_linear = 0;  // the block, as an index of the grid
+  uint3 block{};
+  uint3 thread{};              // the first thread, by index, that had returned
+  unsigned threads = 0;        // how many had returned by that barrier
+  std::string barrier_site;    // the barrier the others reached ("copy.cu:53")
+};
+
 struct LaunchStats {
   std::uint64_t blocks = 0;
   std::uint64_t threads = 0;
@@ -271,6 +283,10 @@ struct LaunchStats {
   std::optional<UnfilledRead> unfilled_read;
   // The first read of a copy still in flight, if any block made one (see InFlightRead).
   std::optional<InFlightRead> in_flight_read;
+  // The first barrier that some threads of a block skipped by returning, for each block
+  // where any did, in no particular order.
+  static constexpr std::size_t kMaxEarlyExits = 4096;
+  std::vector<EarlyExit> early_exits;
   // Block (0,0,0)'s footprint of each shared array it touched, at its end: whether a step
   // walks the layout it declares (its padding, say) shows there.
   std::vector<ArrayFootprint> first_block_footprints;

@@ -86,6 +86,13 @@ std::string nothing_written(const std::vector<float>& output, const std::string&
 // loaded with plain assignments?").
 std::string no_copy_issued(const sim::LaunchStats& stats, const std::string& question);
 
+// Outputs never written, and threads that returned from the kernel before a barrier that
+// the rest of their block passed (LaunchStats::early_exit): they skipped their share of
+// the copies and the store. `left_unwritten(block)`, where given, says whether that block
+// left some of its outputs unwritten: the evidence that ties the two together.
+std::string threads_returned_early(const sim::LaunchStats& stats, const std::vector<float>& output,
+                                   const std::function<bool(const uint3& block)>& left_unwritten = {});
+
 #endif
 
 // Whether some element of `values` holds the poison of `kind`.
