@@ -149,7 +149,10 @@ void check_movement(const MovementCheck& check, const std::string& configuration
 #endif
   // Stores outside the output first: they also explain the wrong elements they cause.
   if (const auto guards = gmem_out.guards_intact(); !guards) {
-    ADD_FAILURE() << where << guards.message() << "\n" << step.hint_line();
+    const std::string bound = store_one_past_the_tile(gmem_out.written_outside(), output, check.reference(input),
+                                                      check.output, 0.0);
+    ADD_FAILURE() << where << guards.message() << "\n"
+                  << (bound.empty() ? std::string() : "Likely cause: " + bound + "\n") << step.hint_line();
     return;
   }
   if (!same) {

@@ -65,6 +65,14 @@ wb_wrong_kernel(store_walks_the_padded_coord
   REPLACE "const wb::Coord element = smem_layout.coord(index);"
   EXPECT "step 1.*Likely cause: the unwritten elements are exactly those of each tile that a walk of the padded layout's coord\\(\\) never reaches")
 
+# The store's row bound one past: `<=` lets a partial tile store the row after its last,
+# which lands on the next column's first element, and past the output's end in the last.
+wb_wrong_kernel(store_row_bound_one_past
+  STEP 1
+  FIND "    if (element.row < valid_rows && element.col < valid_cols) {\n      gmem_tile_out[gmem_layout(element.row, element.col)] =\n          smem_tile[smem_layout(element.row, element.col)];"
+  REPLACE "    if (element.row <= valid_rows && element.col < valid_cols) {\n      gmem_tile_out[gmem_layout(element.row, element.col)] =\n          smem_tile[smem_layout(element.row, element.col)];"
+  EXPECT "step 1.*the kernel wrote 1 elements outside the output.*Likely cause: the one element past the output's end is where row [0-9]+ of the last column would be.*`<=` where `<` is meant")
+
 # Step 2: the padding for the row reads.
 wb_wrong_kernel(unpadded
   STEP 2

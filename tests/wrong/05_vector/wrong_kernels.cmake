@@ -103,6 +103,14 @@ wb_wrong_kernel(gemm_edge_quads_skipped
   REPLACE "    if (inside) wb::cp_async_cg(&smem_tile[smem_gemm_layout(row, col)], &gmem_tile[row + col * ld]);"
   EXPECT "step 2.*Likely cause: C is exactly the product in which the last k-tile's columns past k \\([0-9]+ to [0-9]+\\) hold what their stage held 3 k-tiles before")
 
+# A whole tile's quads copied for the thread's first column only: no loop over col and
+# col + 8, so columns 8 to 15 of every stage are never filled.
+wb_wrong_kernel(whole_tile_first_column_only
+  STEP 2
+  FIND "  WB_UNROLL\n  for (int col = thread_coord.col; col < kGemmTileK; col += gemm_copy_layout.cols) {\n    wb::cp_async_cg(&smem_tile[smem_gemm_layout(row, col)], &gmem_tile[row + col * ld]);\n  }"
+  REPLACE "  wb::cp_async_cg(&smem_tile[smem_gemm_layout(row, thread_coord.col)], &gmem_tile[row + thread_coord.col * ld]);"
+  EXPECT "step 2.*The copies filled the first 1024 words of every 2048-word tile, one half, and the reads walk the whole.*The loop that steps a thread over the tile's columns")
+
 # 16-byte copies of an odd-length tail: the last, partial quad copied whole, past the
 # array's end.
 wb_wrong_kernel(tail_read_as_a_whole_quad

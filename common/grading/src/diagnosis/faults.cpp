@@ -1,6 +1,7 @@
 #include "wb/grading/diagnosis/faults.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -413,6 +414,39 @@ std::string copy_wider_than_the_step(const Fault& fault, ErrorKind kind, unsigne
          std::to_string(step_bytes) + " bytes: wb::cp_async (or wb::cp_async_ca<4>) copies a float; "
          "wb::cp_async_cg always copies 16 bytes and wb::cp_async_ca<N> copies N, which also need addresses "
          "at multiples of N.";
+}
+
+std::string store_one_past_the_tile(const std::vector<long long>& outside, const std::vector<float>& output,
+                                    const std::vector<double>& reference, const ArrayShape& shape,
+                                    double tolerance) {
+  const long long size = static_cast<long long>(shape.rows) * shape.cols;
+  if (outside.empty() || outside.front() != size) return "";
+  for (std::size_t i = 0; i < outside.size(); ++i) {
+    if (outside[i] != size + static_cast<long long>(i)) return "";
+  }
+  const int last_rows = shape.rows - (shape.rows - 1) / shape.tile_rows * shape.tile_rows;
+  const bool row_past = outside.size() == 1 && shape.rows % shape.tile_rows != 0;
+  const bool col_past = !row_past && outside.size() == static_cast<std::size_t>(last_rows) && shape.cols > 1 &&
+                        shape.cols % shape.tile_cols != 0;
+  if (!row_past && !col_past) return "";
+  // Inside, only what such a store overwrote: a tile's first row (the row past the tile
+  // above, or past a column's end) or its first column.
+  for (std::size_t i = 0; i < output.size() && i < reference.size(); ++i) {
+    const double difference = static_cast<double>(output[i]) - reference[i];
+    if (!(std::abs(difference) > tolerance) && !std::isnan(output[i])) continue;
+    const int row = static_cast<int>(i % static_cast<std::size_t>(shape.rows));
+    const int col = static_cast<int>(i / static_cast<std::size_t>(shape.rows));
+    if (row_past ? row % shape.tile_rows != 0 : col % shape.tile_cols != 0) return "";
+  }
+  if (row_past) {
+    return "the one element past the output's end is where row " + std::to_string(shape.rows) +
+           " of the last column would be: a store of the tiles at the bottom edge went one row past their last "
+           "(valid) row, and in the other columns that row lands on the next column's first element. A bound "
+           "that lets the row reach the tile's valid rows (`<=` where `<` is meant) does this.";
+  }
+  return "the " + std::to_string(outside.size()) + " elements past the output's end are the column after its "
+         "last: a store of the tiles at the right edge went one column past their last (valid) column. A bound "
+         "that lets the column reach the tile's valid columns (`<=` where `<` is meant) does this.";
 }
 
 std::string misaligned_destination_cause(const Fault& fault, const FaultedArray& array,

@@ -299,6 +299,42 @@ std::string past_the_end_cause(const Sides& sides) {
          "or a copy loop that stops one step early).";
 }
 
+// The copies filled the first L words of every S (S a multiple of L: a tile or a stage of
+// the array, or the whole array), many copies to each run, and every unfilled word read
+// lies in the rest of one: the reads walk whole tiles, the copies stop after part of
+// each, as a thread's copy loop does that makes one pass of the thread layout where the
+// tile needs several.
+std::string part_of_each_tile_cause(const sim::UnfilledRead& read, const sim::LaunchStats& stats) {
+  const std::vector<Run> filled = filled_runs(read);
+  if (filled.empty() || filled.front().begin != 0) return "";
+  const std::size_t length = filled.front().size();
+  std::size_t tile = read.filled.size();  // one run: the whole array
+  if (filled.size() > 1) {
+    const std::optional<Regular> shape = regular(filled);
+    if (!shape) return "";
+    tile = shape->stride;
+    if (filled.size() * tile != read.filled.size()) return "";
+  }
+  if (tile % length != 0 || tile / length < 2) return "";
+  bool read_any = false;
+  for (std::size_t word = 0; word < read.read_unfilled.size(); ++word) {
+    if (!read.read_unfilled[word]) continue;
+    if (word % tile < length) return "";
+    read_any = true;
+  }
+  const CopySize copy = copy_size_at(stats, read.nearest_write_pc);
+  if (!read_any || copy.bytes == 0 || copy.library || 4 * length < 4 * copy.bytes) return "";
+  const std::size_t passes = tile / length;
+  const std::string where = filled.size() > 1 ? "of every " + std::to_string(tile) + "-word tile"
+                                              : "of its " + std::to_string(tile) + " words";
+  return "The copies filled the first " + std::to_string(length) + " words " + where + ", one " +
+         (passes == 2 ? std::string("half") : "part in " + std::to_string(passes)) +
+         ", and the reads walk the whole: each thread's copies (of " + std::to_string(copy.bytes) + " bytes, at " +
+         line_of(read.nearest_write_pc) + ") stop after one pass of the thread layout over the tile, where it "
+         "takes " + std::to_string(passes) + ". The loop that steps a thread over the tile's columns (by the "
+         "thread layout's columns) is missing, or its bound or step leaves the later passes out.";
+}
+
 }  // namespace
 
 std::string FootprintReading::likely_cause() const {
@@ -318,6 +354,7 @@ FootprintReading read_unfilled_footprint(const sim::LaunchStats& stats) {
     if (!reading.cause.empty()) break;
     reading.cause = cause_of(sides);
   }
+  if (reading.cause.empty()) reading.cause = part_of_each_tile_cause(read, stats);
   return reading;
 }
 

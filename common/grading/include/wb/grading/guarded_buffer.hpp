@@ -42,6 +42,20 @@ class GuardedBuffer {
                           all.begin() + static_cast<std::ptrdiff_t>(guard_ + size_));
   }
 
+  // The offsets from data() of the elements outside [0, size) that the kernel wrote
+  // (negative before the start), in order.
+  std::vector<long long> written_outside() const {
+    const std::vector<T> all = storage_.download();
+    std::vector<long long> outside;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      if (i >= guard_ && i < guard_ + size_) continue;
+      if (!poison::matches(all[i], poison::Kind::guard)) {
+        outside.push_back(static_cast<long long>(i) - static_cast<long long>(guard_));
+      }
+    }
+    return outside;
+  }
+
   // Success, or which elements outside [0, size) the kernel wrote.
   ::testing::AssertionResult guards_intact() const {
     const std::vector<T> all = storage_.download();

@@ -79,6 +79,16 @@ std::string past_the_end_of_a_vector(const Fault& fault, const FaultedArray& arr
 // float: 4): the copy's width is the mistake, not the address ("" otherwise).
 std::string copy_wider_than_the_step(const Fault& fault, ErrorKind kind, unsigned step_bytes);
 
+// Stores outside a column-major output of `shape` (`outside`: their offsets from its
+// start, as GuardedBuffer::written_outside gives them): the element right after the
+// output's end alone, or the first column past it (as many elements as the last tile's
+// rows), while every wrong element inside lies on the first row (or column) of a tile: a
+// store's bound one past the tile, `<=` where `<` is meant, on the rows or the columns
+// ("" else). `output` and `reference`: what the kernel wrote and what it should have.
+std::string store_one_past_the_tile(const std::vector<long long>& outside, const std::vector<float>& output,
+                                    const std::vector<double>& reference, const ArrayShape& shape,
+                                    double tolerance);
+
 // A shared tile's layout: the floats between the starts of its columns, and its name
 // with what it is for ("smem_8_layout (128 + kPad8), the 8-byte copies' tile").
 struct SharedLayout {

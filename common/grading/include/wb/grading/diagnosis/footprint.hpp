@@ -11,7 +11,9 @@
 //   - the copies filled a run of words in a row, the reads walk the same number of words
 //     with gaps (a padded layout), or the other way round: one side forgot the padding;
 //   - every word read is a filled word moved by one constant: an offset on one side only;
-//   - the reads cover every filled word and run on past the last: a loop bound.
+//   - the reads cover every filled word and run on past the last: a loop bound;
+//   - the copies filled the first part of every tile the reads walk whole: a copy loop
+//     that makes one pass of the thread layout where the tile needs several.
 // Anything else is reported as observed, with no cause.
 #pragma once
 
