@@ -97,6 +97,14 @@ wb_wrong_kernel(zeros_one_short_of_the_end
   REPLACE "    if (index < first || index > last) smem_span[j] = 0.0f;"
   EXPECT "step 2.*they fit one input exactly: the span's element n = [0-9]+, the first past the array's end.*misses that one")
 
+# The stage never flipped: the next spans go to stage 1, every tile is read from stage 0,
+# which holds the block's first span.
+wb_wrong_kernel(stage_never_flipped
+  STEP 2
+  FIND "  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, stage ^= 1) {"
+  REPLACE "  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {"
+  EXPECT "step 2.*Likely cause: every tile after a block's first holds the outputs of that block's first tile.*never flipped")
+
 # Step 3, a bulk copy a tile on a cuda::barrier.
 wb_wrong_kernel(transaction_bytes_of_a_whole_tile FILE hopper.cu
   STEP 3

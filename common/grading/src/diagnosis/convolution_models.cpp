@@ -235,6 +235,35 @@ class ConvolutionEvidence {
     return "";
   }
 
+  // Where block b walks the tiles b, b + blocks, ...: every wrong tile holds the outputs
+  // of its block's first tile, every tile after the first computed from the span that the
+  // first was loaded into.
+  std::string blocks_first_tile_everywhere() const {
+    const int n = run_.check.n, tile = run_.check.tile;
+    const int tiles = (n + tile - 1) / tile;
+    const int blocks = static_cast<int>(run_.blocks);
+    const std::set<int> wrong_tiles = tiles_with_wrong_outputs();
+    if (blocks <= 0 || tiles < 2 * blocks || wrong_tiles.empty() || *wrong_tiles.begin() < blocks) return "";
+    int whole = 0;
+    for (int t : wrong_tiles) {
+      const int first = t % blocks;
+      for (int j = 0; j < tile && t * tile + j < n; ++j) {
+        if (!close(run_.output[static_cast<std::size_t>(t * tile + j)],
+                   run_.reference[static_cast<std::size_t>(first * tile + j)])) {
+          return "";
+        }
+      }
+      if ((t + 1) * tile <= n) ++whole;
+    }
+    if (whole == 0) return "";
+    const int example = *wrong_tiles.begin();
+    return "every tile after a block's first holds the outputs of that block's first tile (tile " +
+           std::to_string(example) + " those of tile " + std::to_string(example % blocks) + ", with " +
+           std::to_string(blocks) + " blocks): each later tile was computed from the buffer that holds the block's "
+           "first span. The buffer read is not the one the later spans were loaded into: a buffer (stage) index "
+           "never flipped (^= 1 at the end of each iteration), or the loads and the reads use different indices.";
+  }
+
   // Every wrong tile t holds the outputs that start at element t, its tile's number, instead
   // of at t * tile: the tile's start passed as the tile's index where an element index is
   // meant (the span loaded from input[t - halo]).
@@ -322,6 +351,7 @@ void add_convolution_findings(Diagnosis& diagnosis, const ConvolutionRun& run) {
             [&run] { return reproduces(run, convolution_reference(run.input, run.weights, 0, false, true)); });
       })
       .finding([evidence] { return evidence->tile_edges(); })
+      .finding([evidence] { return evidence->blocks_first_tile_everywhere(); })
       .finding([evidence] { return evidence->another_tiles_span(); })
       .finding([evidence] { return evidence->tile_start_in_tiles(); });
   for (int bytes = 1; bytes <= 3; ++bytes) {
