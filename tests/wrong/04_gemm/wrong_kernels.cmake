@@ -32,6 +32,13 @@ wb_wrong_kernel(k_tile_origin_counted_in_rows
   REPLACE "    load_tile_sync(smem_a, smem_a_layout, gmem_a_rows + k0, m, valid_m, valid_k);\n    load_tile_sync(smem_b, smem_b_layout, gmem_b_rows + k0, n, valid_n, valid_k);"
   EXPECT "step 1.*reads A's and B's k-tiles k0 rows down instead of k0 columns along.*gmem_rows \\+ k0 \\* ld")
 
+# A's tile read from A's first rows in every block: the block's row origin left out.
+wb_wrong_kernel(a_rows_without_the_block_origin
+  STEP 1
+  FIND "    load_tile_sync(smem_a, smem_a_layout, gmem_a_rows + k0 * m, m, valid_m, valid_k);"
+  REPLACE "    load_tile_sync(smem_a, smem_a_layout, gmem_a + k0 * m, m, valid_m, valid_k);"
+  EXPECT "step 1.*Likely cause: every row of blocks computed the first one's rows of C.*left out of A's address")
+
 # The seed's race: no barrier between the wait and the reads of the tile. A thread's
 # wait makes its own copies visible to itself only; the simulator's race check names
 # the cp.async of one thread and the read of another, under every schedule.

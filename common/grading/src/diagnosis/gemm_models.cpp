@@ -123,6 +123,28 @@ void add_common_gemm_models(Diagnosis& diagnosis, const GemmRun& run) {
             origin,
         [=] { return gemm_abt_with(run.shape, origin_in_rows(run.a, m), origin_in_rows(run.b, n)); });
   }
+  // A block's tile of A (or B) read from the array's first rows: the block's row origin
+  // left out of the operand's address, so every row of blocks repeats the first.
+  if (m > run.tile_m) {
+    diagnosis.model("every row of blocks computed the first one's rows of C (C(row, col) holds the product's (row % " +
+                        std::to_string(run.tile_m) + ", col)): each block read A from its first rows. The block's "
+                        "row origin (tile_m, blockIdx.x * " + std::to_string(run.tile_m) +
+                        ") is left out of A's address: the block's rows of A start at gmem_a + tile_m.",
+                    [&run, shape = run.shape] {
+                      return rearranged(run.product, shape,
+                                        [&run](int row, int col) { return std::make_pair(row % run.tile_m, col); });
+                    });
+  }
+  if (n > run.tile_n) {
+    diagnosis.model("every column of blocks computed the first one's columns of C (C(row, col) holds the product's "
+                        "(row, col % " + std::to_string(run.tile_n) + ")): each block read B from its first rows. The "
+                        "block's column origin (tile_n, blockIdx.y * " + std::to_string(run.tile_n) +
+                        ") is left out of B's address: the block's rows of B start at gmem_b + tile_n.",
+                    [&run, shape = run.shape] {
+                      return rearranged(run.product, shape,
+                                        [&run](int row, int col) { return std::make_pair(row, col % run.tile_n); });
+                    });
+  }
   if (m == n) {
     diagnosis.model(
         "C is the transpose of the product, B * A^T: A and B are exchanged (A's rows give the "
