@@ -64,7 +64,8 @@ void check_convolution(const ConvolutionCheck& check, const std::string& configu
   const auto explain_fault = [&](const Error& error) -> std::string {
     if (!check.proven_cause.empty()) return check.proven_cause;
     if (!error.fault()) return "";
-    return span_overlap_cause(*error.fault(), gmem_in.data(), check.n, check.tile, check.width, check.span_pad);
+    return span_overlap_cause(*error.fault(), gmem_in.data(), check.n, check.tile, check.width, check.span_pad,
+                              check.span_copied_clipped);
   };
   if (!run_kernel([&] { check.run(gmem_in.data(), gmem_weights.data(), gmem_out.data()); }, where, step, note,
                   explain_fault)) {

@@ -63,10 +63,13 @@ std::string likely_cause(const GemmCheck& check, const GemmRun& run, const std::
   });
   const auto [m, n, k] = check.shape;
   const bool finite = std::all_of(c.begin(), c.end(), [](float value) { return std::isfinite(value); });
-  if (finite && static_cast<double>(m) * n * k <= kModelledMacs) {
-    add_common_gemm_models(diagnosis, run);
+  // Models that move the right product's elements cost one pass over C and run at any
+  // size; those that compute another product only up to kModelledMacs.
+  const bool products = static_cast<double>(m) * n * k <= kModelledMacs;
+  if (finite) {
+    add_common_gemm_models(diagnosis, run, products);
     add_micro_tile_models(diagnosis, run, check.micro_tile);
-    if (check.models) check.models(diagnosis, run);
+    if (products && check.models) check.models(diagnosis, run);
   }
 #if WB_BACKEND_SIM
   diagnosis.finding([&] { return unfilled_read_cause(stats, holds_poison(c, poison::Kind::stale)); });

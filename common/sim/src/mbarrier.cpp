@@ -72,6 +72,19 @@ void wake(Worker& worker, const BlockMbarrier& barrier) {
 
 // What a race of a copy that lands usually means here.
 std::string landing_race_hint(const Worker& worker) {
+  // A phase completed by an arrival with no copy in it, on a barrier that copies complete
+  // on: the copy meant for that phase belongs to a later one, and the waits return early.
+  for (const BlockMbarrier& barrier : worker.mbarriers) {
+    if (!barrier.had_copies || !barrier.empty_arrival) continue;
+    const BlockMbarrier::EmptyArrival& arrival = *barrier.empty_arrival;
+    return " Phase " + std::to_string(arrival.phase) + " of the barrier " + barrier_name(worker, barrier.address) +
+           " completed on the arrival of thread " + format_index(worker.threads[arrival.thread]->index) + " at " +
+           project_relative(arrival.file) + ":" + std::to_string(arrival.line) +
+           ", which brought no bytes, with no copy in the phase, though copies complete on that barrier: each "
+           "such arrival ends a phase before its copy, so the copies land a phase later than the waits expect. "
+           "Only the thread that issues a copy arrives on its barrier (barrier_arrive_tx, with the bytes); the "
+           "threads that read the tile only wait for the phase (wait_parity).";
+  }
   if (worker.stats.mbarrier_waits_on_a_past_phase > 0) {
     return " A wait returned at once on a phase that had completed before, while this copy's phase was "
            "still in flight: the wait was for the wrong phase. wait_parity(p) waits for the phase of parity "
@@ -188,12 +201,16 @@ void queue_copy(ThreadState& thread, BlockMbarrier& barrier, std::byte* destinat
                 ErrorKind::too_many_copies);
   }
   if (worker.shared.in_static(destination)) touch_static_shared(worker.shared, destination, data.size());
+  barrier.had_copies = true;  // before the race check, whose message reads it
   if (SharedConflict conflict; !check_shared_race(thread, destination, data.size(), true, pc, conflict)) {
     if (conflict.kind == ErrorKind::shared_write_overlap) kernel_fail(file, line, what + conflict.message, conflict.kind);
+    // Where no arrival explains the early reads, the copy came before others finished reading.
+    const std::string hint = landing_race_hint(worker);
     kernel_fail(file, line,
-                what + conflict.message + landing_race_hint(worker) +
-                    " A copy into a tile comes after every thread's reads of the tile's last contents: a "
-                    "__syncthreads() between the reads and the copy.",
+                what + conflict.message + hint +
+                    (hint.empty() ? " A copy into a tile comes after every thread's reads of the tile's last "
+                                    "contents: a __syncthreads() between the reads and the copy."
+                                  : ""),
                 conflict.kind);
   }
   poison::fill(destination, data.size(), poison::in_flight);
@@ -319,6 +336,10 @@ std::uint64_t mbarrier_arrive(const void* address, std::ptrdiff_t count, std::pt
   expect_bytes(worker, barrier, transaction_bytes, api, file, line);
   barrier.pending -= static_cast<std::uint32_t>(count);
   ++worker.stats.mbarrier_arrivals;
+  if (transaction_bytes == 0 && barrier.copies.empty() && barrier.expected_bytes == 0 && barrier.completable() &&
+      !barrier.empty_arrival) {
+    barrier.empty_arrival = BlockMbarrier::EmptyArrival{thread.linear_index, file, line, barrier.phase};
+  }
   if (barrier.completable()) wake(worker, barrier);
   return barrier.phase;
 }

@@ -8,6 +8,7 @@
 #include <exception>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -305,6 +306,17 @@ struct BlockMbarrier {
   // landed_through[k]: this barrier's copies landed by the end of its first k phases.
   std::vector<std::uint64_t> landed_through{0};
   std::vector<std::uint64_t> seen;  // per thread: the phases its waits saw completed
+  bool had_copies = false;          // a bulk or tensor copy has completed on it
+  // The first arrival that brought no bytes and completed a phase with no copy in it (the
+  // thread, its line, the phase): on a barrier that copies complete on, a thread that
+  // should only wait.
+  struct EmptyArrival {
+    unsigned thread = 0;
+    const char* file = nullptr;
+    int line = 0;
+    std::uint64_t phase = 0;
+  };
+  std::optional<EmptyArrival> empty_arrival;
 
   bool completable() const { return pending == 0 && brought_bytes == expected_bytes; }
 };

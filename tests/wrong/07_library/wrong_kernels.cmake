@@ -105,6 +105,14 @@ wb_wrong_kernel(stage_never_flipped
   REPLACE "  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {"
   EXPECT "step 2.*Likely cause: every tile after a block's first holds the outputs of that block's first tile.*never flipped")
 
+# The span copied at its whole length from a clipped start: at the block's first tile the
+# span begins before the array, its copy 4 words into the buffer, and it runs past the end.
+wb_wrong_kernel(span_copied_whole_where_clipped
+  STEP 2
+  FIND "cuda::aligned_size_t<16>(sizeof(float) * (last - first)), pipeline);"
+  REPLACE "cuda::aligned_size_t<16>(sizeof(float) * kSpan), pipeline);"
+  EXPECT "step 2.*Likely cause: .*that span starts at input\\[-4\\], before the array, so its copy begins at input\\[0\\], 4 words into the buffer.*last - first, not the whole span")
+
 # Step 3, a bulk copy a tile on a cuda::barrier.
 wb_wrong_kernel(transaction_bytes_of_a_whole_tile FILE hopper.cu
   STEP 3
@@ -173,6 +181,15 @@ wb_wrong_kernel(bulk_source_offset_in_bytes FILE hopper.cu
   FIND "  cuda::device::memcpy_async_tx(smem_tile, gmem_in + first, cuda::aligned_size_t<16>(bytes), full);"
   REPLACE "  cuda::device::memcpy_async_tx(smem_tile, gmem_in + sizeof(float) * first, cuda::aligned_size_t<16>(bytes), full);"
   EXPECT "step 3.*the tile's start counted in bytes, sizeof\\(float\\) \\* first, and added to a float pointer")
+
+# Every thread arrives on the stage's barrier before it waits, on a barrier initialised for
+# the producer's one arrival a phase: the first arrival ends the phase with no copy in it.
+wb_wrong_kernel(readers_arrive_on_the_copy_barrier
+  STEP 3
+  FILE hopper.cu
+  FIND "    full[stage].wait_parity((i / kStages) % 2);"
+  REPLACE "    full[stage].wait(full[stage].arrive());"
+  EXPECT "step 3.*Phase [0-9]+ of the barrier [^ ]+ completed on the arrival of thread \\([0-9]+,0,0\\) at [^ ]*hopper.cu:[0-9]+, which brought no bytes.*only wait for the phase \\(wait_parity\\)")
 
 # Step 4, the TMA.
 wb_wrong_kernel(box_larger_than_the_shared_tile FILE hopper.cu

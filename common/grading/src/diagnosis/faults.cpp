@@ -285,7 +285,8 @@ std::string overlapping_writes_cause(const Fault& fault, const FaultedArray& arr
          shared_index_fit(first_local, second_local, static_cast<long long>(overlap.word), array);
 }
 
-std::string span_overlap_cause(const Fault& fault, const float* input, int n, int tile, int width, int span_pad) {
+std::string span_overlap_cause(const Fault& fault, const float* input, int n, int tile, int width, int span_pad,
+                               bool clipped) {
   if (!fault.overlap || tile <= 0) return "";
   const OverlappingWrite& overlap = *fault.overlap;
   const int pad = span_pad >= 0 ? span_pad : (width - 1) / 2;  // the span's elements before its tile
@@ -312,6 +313,16 @@ std::string span_overlap_cause(const Fault& fault, const float* input, int n, in
     if (word >= span) {
       // Beyond the first buffer: a copy of the block's first tile that ran on past it.
       if (used_pad != pad) continue;
+      // A span clipped at the array's start begins -span_start words into its buffer: a
+      // copy of the whole span's length from there overruns it by that much.
+      if (clipped && span_start < 0 && word - span < -span_start) {
+        return put + ", word " + std::to_string(word) + " of the span of the block's first tile, which has " +
+               std::to_string(span) + " words: that span starts at input[" + std::to_string(span_start) +
+               "], before the array, so its copy begins at input[0], " + std::to_string(-span_start) +
+               " words into the buffer, and a copy of the whole span's length from there runs past the buffer's "
+               "end. The copy's size must shrink with the span where the span is clipped: the elements inside, "
+               "last - first, not the whole span.";
+      }
       return put + ", word " + std::to_string(word) + " of the span of the block's first tile, which has " +
              std::to_string(span) + " words (tile " + std::to_string(tile) + " + 2 * " + std::to_string(pad) +
              "): the copy ran past its buffer onto the words another copy writes. The span copied is longer than "
@@ -378,7 +389,8 @@ std::string past_the_end_of_a_vector(const Fault& fault, const FaultedArray& arr
   if (fault.bytes <= sizeof(float) && first == length) {
     return "a " + std::to_string(fault.bytes) + "-byte read of element " + std::to_string(first) + " of " + array.name +
            ", the first past its end (it has " + std::to_string(length) + ", 0 to " + std::to_string(length - 1) +
-           "): a loop bound that lets the index reach the length (`<=` where `<` is meant).";
+           "): a loop bound that lets the index reach the length. Either `<=` where `<` is meant, or a bound "
+           "other than the array's valid count: the end of a vector (first + 4) where the array ends inside it.";
   }
   if (fault.bytes > sizeof(float) && first < length && last >= length) {
     return "a " + std::to_string(fault.bytes) + "-byte read of elements " + std::to_string(first) + " to " +

@@ -53,7 +53,10 @@ std::vector<double> rearranged(const std::vector<double>& product, const GemmSha
   return c;
 }
 
-void add_common_gemm_models(Diagnosis& diagnosis, const GemmRun& run) {
+namespace {
+
+// The models that compute the product a mistake gives: a pass over k each.
+void add_product_models(Diagnosis& diagnosis, const GemmRun& run) {
   const auto [m, n, k] = run.shape;
   const int tile_k = run.tile_k;
   const int k_tiles = (k + tile_k - 1) / tile_k;
@@ -123,6 +126,11 @@ void add_common_gemm_models(Diagnosis& diagnosis, const GemmRun& run) {
             origin,
         [=] { return gemm_abt_with(run.shape, origin_in_rows(run.a, m), origin_in_rows(run.b, n)); });
   }
+}
+
+// The models that move the right product's elements: a pass over C each.
+void add_rearranged_models(Diagnosis& diagnosis, const GemmRun& run) {
+  const auto [m, n, k] = run.shape;
   // A block's tile of A (or B) read from the array's first rows: the block's row origin
   // left out of the operand's address, so every row of blocks repeats the first.
   if (m > run.tile_m) {
@@ -165,6 +173,13 @@ void add_common_gemm_models(Diagnosis& diagnosis, const GemmRun& run) {
                       });
                     });
   }
+}
+
+}  // namespace
+
+void add_common_gemm_models(Diagnosis& diagnosis, const GemmRun& run, bool products) {
+  if (products) add_product_models(diagnosis, run);
+  add_rearranged_models(diagnosis, run);
 }
 
 void add_micro_tile_models(Diagnosis& diagnosis, const GemmRun& run, const MicroTile& micro_tile) {

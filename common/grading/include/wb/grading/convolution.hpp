@@ -31,6 +31,9 @@ struct ConvolutionCheck {
   int tile;   // outputs of a block's tile, to locate mismatches and name edge patterns
   // The elements a block's span starts before its tile (-1: the halo, (width - 1) / 2).
   int span_pad = -1;
+  // Whether a span is copied as one range clipped to the array (chapter 7's library copy),
+  // not element by element with zeros outside.
+  bool span_copied_clipped = false;
   // Launches the learner's kernel on device pointers.
   std::function<void(const float* gmem_in, const float* gmem_weights, float* gmem_out)> run;
   // Whether the step loads through cp.async (if it issued none, the report says so).

@@ -56,7 +56,10 @@ std::string overlapping_writes_cause(const Fault& fault, const FaultedArray& arr
 // its tile is a halo given the width; one past the buffer's end, a span longer than
 // Tile + 2 * Halo ("" where no copy is off). `span_pad`: the elements a span starts
 // before its tile, where not the halo (-1: the halo).
-std::string span_overlap_cause(const Fault& fault, const float* input, int n, int tile, int width, int span_pad);
+// `clipped`: a span is copied as one range clipped to the array, so that a copy of the
+// whole span's length from a clipped start overruns its buffer by the part clipped.
+std::string span_overlap_cause(const Fault& fault, const float* input, int n, int tile, int width, int span_pad,
+                               bool clipped = false);
 
 // A leading dimension that takes the faulting block's tile to the fault: the faulting
 // offset is the tile's first element + row + col * ld for a (row, col) inside the tile,

@@ -40,8 +40,9 @@ std::vector<double> gemm_abt_with(const GemmShape& shape, const std::function<do
 std::vector<double> rearranged(const std::vector<double>& product, const GemmShape& shape,
                                const std::function<std::pair<int, int>(int row, int col)>& source);
 
-// The models every GEMM step shares, added to `diagnosis` in the order they are tried.
-void add_common_gemm_models(Diagnosis& diagnosis, const GemmRun& run);
+// The models every GEMM step shares, added to `diagnosis` in the order they are tried;
+// those that compute another product than the right one only where `products`.
+void add_common_gemm_models(Diagnosis& diagnosis, const GemmRun& run, bool products = true);
 
 // The mistakes of a micro-tile: acc[i][j] += A(row j) * B(col i), and a thread's row and
 // column exchanged between the products and the store.
