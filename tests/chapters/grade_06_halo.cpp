@@ -128,6 +128,7 @@ ConvolutionCheck convolution_check(const Step& step, void (*convolve)(const floa
   check.n = n;
   check.width = width;
   check.tile = tile;
+  check.other_tile_sizes = {{ch06::kTile, "step 1's tiles (kTile)"}, {ch06::kStreamTile, "step 2's tiles (kStreamTile)"}};
   check.run = [convolve, n](const float* in, const float* weights, float* out) { convolve(in, weights, out, n); };
   return check;
 }

@@ -141,6 +141,14 @@ wb_wrong_kernel(next_tile_loaded_after_the_arithmetic
   REPLACE "    wb::cp_async_wait<0>();\n    __syncthreads();\n    convolve_stream_tile<kWidth>(smem_span[buffer], smem_weights, gmem_out, n, tile * kStreamTile);\n    __syncthreads();\n    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n"
   EXPECT "step 2.*the waits found 1.00 tiles in flight and left 0.00 travelling.*Issue the next tile's copies, into the other buffer, before this tile's wait and arithmetic, not after them")
 
+# Step 2's first tile started in step 1's tiles: block b's first tile holds the outputs
+# from b * kTile, not b * kStreamTile.
+wb_wrong_kernel(first_tile_start_in_step_1_tiles
+  STEP 2
+  FIND "  load_span_async<kStreamTile, kHalo>(smem_span[0], gmem_in, n, blockIdx.x * kStreamTile);"
+  REPLACE "  load_span_async<kStreamTile, kHalo>(smem_span[0], gmem_in, n, blockIdx.x * kTile);"
+  EXPECT "step 2.*Likely cause: each wrong tile holds the outputs that start at its tile's number times 256 instead of times 2048.*counted in step 1's tiles \\(kTile\\), 256 elements")
+
 # Step 3's weights loaded by one warp's lanes: enough up to width 32, not at 33.
 wb_wrong_kernel(weights_loaded_by_one_warp
   STEP 3

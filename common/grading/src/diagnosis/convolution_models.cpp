@@ -264,28 +264,55 @@ class ConvolutionEvidence {
            "never flipped (^= 1 at the end of each iteration), or the loads and the reads use different indices.";
   }
 
-  // Every wrong tile t holds the outputs that start at element t, its tile's number, instead
-  // of at t * tile: the tile's start passed as the tile's index where an element index is
-  // meant (the span loaded from input[t - halo]).
-  std::string tile_start_in_tiles() const {
+  // Every wrong tile t holds the outputs that start at element t * X, one X for all, instead
+  // of at t * tile: the tile's start counted in other units, X = 1 a tile index where an
+  // element index is meant, another X another tile's size (an earlier step's tile).
+  std::string tile_start_in_other_units() const {
     const int n = run_.check.n, tile = run_.check.tile;
     const std::set<int> wrong_tiles = tiles_with_wrong_outputs();
     if (wrong_tiles.empty() || wrong_tiles.count(0) > 0) return "";  // tile 0 starts at 0 either way
-    for (int t : wrong_tiles) {
+    const auto holds_from = [&](int t, long long start) {
+      if (start < 0) return false;
       for (int j = 0; j < tile && t * tile + j < n; ++j) {
-        if (t + j >= n || !close(run_.output[static_cast<std::size_t>(t * tile + j)],
-                                 run_.reference[static_cast<std::size_t>(t + j)])) {
-          return "";
+        if (start + j >= n || !close(run_.output[static_cast<std::size_t>(t * tile + j)],
+                                     run_.reference[static_cast<std::size_t>(start + j)])) {
+          return false;
         }
       }
-    }
+      return true;
+    };
+    // The first wrong tile's start, where one start gives all its outputs.
     const int first = *wrong_tiles.begin();
-    return "each wrong tile holds the outputs that start at its tile's number instead of its first element (tile " +
-           std::to_string(first) + " holds outputs " + std::to_string(first) + " to " +
-           std::to_string(first + tile - 1) + " where " + std::to_string(first * tile) + " to " +
-           std::to_string(first * tile + tile - 1) + " belong): the tile's start is passed as a tile index "
-           "(blockIdx.x, tile) where an element index, the tile's index times " + std::to_string(tile) +
-           ", is meant.";
+    long long unit = -1;
+    for (long long start = first; start < static_cast<long long>(first) * tile; start += first) {
+      if (holds_from(first, start)) {
+        unit = start / first;
+        break;
+      }
+    }
+    if (unit <= 0) return "";
+    for (int t : wrong_tiles) {
+      if (!holds_from(t, t * unit)) return "";
+    }
+    const std::string held = "each wrong tile holds the outputs that start at its tile's number " +
+                             (unit == 1 ? std::string("instead of its first element") :
+                                          "times " + std::to_string(unit) + " instead of times " + std::to_string(tile)) +
+                             " (tile " +
+                             std::to_string(first) + " holds outputs " + std::to_string(first * unit) + " to " +
+                             std::to_string(first * unit + tile - 1) + " where " + std::to_string(first * tile) +
+                             " to " + std::to_string(first * tile + tile - 1) + " belong)";
+    if (unit == 1) {
+      return held + ": the tile's start is passed as a tile index (blockIdx.x, tile) where an element index, the "
+             "tile's index times " + std::to_string(tile) + ", is meant.";
+    }
+    for (const auto& [size, name] : run_.check.other_tile_sizes) {
+      if (size == unit) {
+        return held + ": the tile's start is counted in " + name + ", " + std::to_string(unit) +
+               " elements, where this step's tiles have " + std::to_string(tile) + ".";
+      }
+    }
+    return held + ": the tile's start is counted in tiles of " + std::to_string(unit) + " elements where this "
+           "step's tiles have " + std::to_string(tile) + ".";
   }
 
  private:
@@ -353,7 +380,7 @@ void add_convolution_findings(Diagnosis& diagnosis, const ConvolutionRun& run) {
       .finding([evidence] { return evidence->tile_edges(); })
       .finding([evidence] { return evidence->blocks_first_tile_everywhere(); })
       .finding([evidence] { return evidence->another_tiles_span(); })
-      .finding([evidence] { return evidence->tile_start_in_tiles(); });
+      .finding([evidence] { return evidence->tile_start_in_other_units(); });
   for (int bytes = 1; bytes <= 3; ++bytes) {
     diagnosis.model(source_size_in_elements_cause(bytes), [&run, bytes] {
       return convolution_reference(first_bytes_only(run.input, bytes), run.weights, 0);

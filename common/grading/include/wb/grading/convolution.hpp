@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -31,6 +32,9 @@ struct ConvolutionCheck {
   int tile;   // outputs of a block's tile, to locate mismatches and name edge patterns
   // The elements a block's span starts before its tile (-1: the halo, (width - 1) / 2).
   int span_pad = -1;
+  // Other tiles' sizes in the chapter, with their names ({256, "step 1's tiles, kTile"}),
+  // so that a start counted in them is named.
+  std::vector<std::pair<int, std::string>> other_tile_sizes;
   // Whether a span is copied as one range clipped to the array (chapter 7's library copy),
   // not element by element with zeros outside.
   bool span_copied_clipped = false;
