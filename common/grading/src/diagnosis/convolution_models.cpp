@@ -93,6 +93,13 @@ class ConvolutionEvidence {
              "bytes writes a zero) instead of clamping the index.";
     }
     if (const std::string one = one_element_past_an_end(); !one.empty()) return one;
+    if (run_.check.span_copied_clipped) {
+      return "only outputs within " + std::to_string(halo) + " of the array's ends (i < " + std::to_string(halo) +
+             " or i >= n - " + std::to_string(halo) + ") are wrong: no zeros past the ends. Those outputs read the "
+             "span's elements outside [0, n), which must be zeros: either the zeros are not stored there, or the "
+             "span's copy, which must bring only its part inside the array (last - first elements), is longer "
+             "and lands over them.";
+    }
     return "only outputs within " + std::to_string(halo) + " of the array's ends (i < " + std::to_string(halo) +
            " or i >= n - " + std::to_string(halo) + ") are wrong: no zeros past the ends. Those outputs " +
            "read the span's elements outside [0, n), which must be zeros: give their cp.async a source " +
