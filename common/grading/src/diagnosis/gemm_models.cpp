@@ -243,35 +243,36 @@ void add_micro_tile_models(Diagnosis& diagnosis, const GemmRun& run, const Micro
         });
   }
   if (micro_tile.thread_rows == micro_tile.thread_cols) {
-    diagnosis.model(
-        "each thread's micro-tile lies where the thread with its row and column exchanged should "
-        "put it: the thread's coordinate is read one way for the products and the other way for "
-        "the store (thread_coord.row and thread_coord.col exchanged in one of them).",
-        [=] {
-          return moved([&](Owner r, Owner c) {
-            return std::make_pair(micro_tile.row(c.thread, r.index), micro_tile.col(r.thread, c.index));
-          });
-        });
-    // One operand read with the other coordinate of the thread: its rows (or columns) of C
-    // are those of the thread on the diagonal.
-    diagnosis.model(
-        "each thread multiplied its rows of A by the columns of B that its thread row picks: B's "
-        "elements (its fragment) are read at thread_coord.row where they belong to the thread's "
-        "columns, thread_coord.col. A goes with the thread's row, B with its column.",
-        [=] {
-          return moved([&](Owner r, Owner c) {
-            return std::make_pair(micro_tile.row(r.thread, r.index), micro_tile.col(r.thread, c.index));
-          });
-        });
-    diagnosis.model(
-        "each thread multiplied the rows of A that its thread column picks by its columns of B: A's "
-        "elements (its fragment) are read at thread_coord.col where they belong to the thread's rows, "
-        "thread_coord.row. A goes with the thread's row, B with its column.",
-        [=] {
-          return moved([&](Owner r, Owner c) {
-            return std::make_pair(micro_tile.row(c.thread, r.index), micro_tile.col(c.thread, c.index));
-          });
-        });
+    // A thread's coordinate read the other way somewhere: in the store (the micro-tile lies
+    // where the transposed thread's belongs), or for one operand (its rows or columns of C
+    // are those of the thread on the diagonal). Each maps the owners of (row, col) to the
+    // element of the product that lands there.
+    using Source = std::pair<int, int> (*)(const MicroTile&, Owner, Owner);
+    const std::pair<const char*, Source> exchanges[] = {
+        {"each thread's micro-tile lies where the thread with its row and column exchanged should "
+         "put it: the thread's coordinate is read one way for the products and the other way for "
+         "the store (thread_coord.row and thread_coord.col exchanged in one of them).",
+         [](const MicroTile& tile, Owner r, Owner c) {
+           return std::make_pair(tile.row(c.thread, r.index), tile.col(r.thread, c.index));
+         }},
+        {"each thread multiplied its rows of A by the columns of B that its thread row picks: B's "
+         "elements (its fragment) are read at thread_coord.row where they belong to the thread's "
+         "columns, thread_coord.col. A goes with the thread's row, B with its column.",
+         [](const MicroTile& tile, Owner r, Owner c) {
+           return std::make_pair(tile.row(r.thread, r.index), tile.col(r.thread, c.index));
+         }},
+        {"each thread multiplied the rows of A that its thread column picks by its columns of B: A's "
+         "elements (its fragment) are read at thread_coord.col where they belong to the thread's rows, "
+         "thread_coord.row. A goes with the thread's row, B with its column.",
+         [](const MicroTile& tile, Owner r, Owner c) {
+           return std::make_pair(tile.row(c.thread, r.index), tile.col(c.thread, c.index));
+         }},
+    };
+    for (const auto& [cause, source] : exchanges) {
+      diagnosis.model(cause, [=, source = source] {
+        return moved([&](Owner r, Owner c) { return source(micro_tile, r, c); });
+      });
+    }
   }
   // Fragments of several consecutive rows (or columns), read as vectors, whose number was
   // passed where the first element's index belongs: fragment f read from element f, not
