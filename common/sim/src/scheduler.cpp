@@ -176,7 +176,6 @@ class BlockRunner {
                      static_cast<unsigned>(block_linear / grid.x % grid.y),
                      static_cast<unsigned>(block_linear / grid.x / grid.y)};
     block_linear_ = block_linear;
-    early_exit_recorded_ = false;
     const dim3 block = job_.config.block;
     thread_count_ = block.x * block.y * block.z;
   }

@@ -31,11 +31,9 @@ std::string threads_returned_early(const sim::LaunchStats& stats, const std::vec
   }
   if (found == nullptr) return "";
   const sim::EarlyExit& exit = *found;
-  const auto index = [](const uint3& at) {
-    return "(" + std::to_string(at.x) + "," + std::to_string(at.y) + "," + std::to_string(at.z) + ")";
-  };
   return std::to_string(exit.threads) + (exit.threads == 1 ? " thread" : " threads") + " of block " +
-         index(exit.block) + " (thread " + index(exit.thread) + " the first) returned from the kernel before the " +
+         sim::format_index(exit.block) + " (thread " + sim::format_index(exit.thread) +
+         " the first) returned from the kernel before the " +
          "__syncthreads() at " + exit.barrier_site + " that the others reached, and outputs of that block were "
          "never written. A thread that returns early skips its share of the copies, the barrier and the store: "
          "keep every thread in the kernel, and let the loops' bounds keep it off the elements outside the array "
