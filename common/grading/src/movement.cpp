@@ -40,13 +40,14 @@ void check_movement(const MovementCheck& check, const std::string& configuration
 
   // A fault is tested against the index mistakes that reach past an array's end, and
   // against the causes it rules out (a bound of a partial tile, where the tile is whole).
+  // A transpose's output: block (x, y) owns its tile (y, x).
+  const bool transposed = check.output.rows != check.input.rows || check.output.tile_rows != check.input.tile_rows;
   const auto explain_fault = [&](const Error& error) -> std::string {
     if (!error.fault()) return "";
     const Fault& fault = *error.fault();
     if (std::string cause = copy_wider_than_the_step(fault, error.kind(), check.copy_bytes); !cause.empty()) {
       return cause;
     }
-    const bool transposed = check.output.rows != check.input.rows || check.output.tile_rows != check.input.tile_rows;
     const FaultedArray arrays[] = {{gmem_in.data(), check.input, false, "the input"},
                                    {gmem_out.data(), check.output, transposed, "the output"}};
     if (error.kind() == ErrorKind::misaligned) {
@@ -106,7 +107,6 @@ void check_movement(const MovementCheck& check, const std::string& configuration
   }
   // Block (x, y) owns output tile (x, y), or (y, x) for a transpose's output.
   diagnosis.finding([&] {
-    const bool transposed = check.output.rows != check.input.rows || check.output.tile_rows != check.input.tile_rows;
     return threads_returned_early(stats, output, [&](const uint3& block) {
       const int tile_row = static_cast<int>(transposed ? block.y : block.x);
       const int tile_col = static_cast<int>(transposed ? block.x : block.y);
@@ -141,16 +141,16 @@ void check_movement(const MovementCheck& check, const std::string& configuration
   });
 #endif
   options.find_cause = [&diagnosis] { return diagnosis.cause(); };
-  const ::testing::AssertionResult same =
-      matches_reference(output, check.reference(input), check.output, options);
+  const std::vector<double> reference = check.reference(input);
+  const ::testing::AssertionResult same = matches_reference(output, reference, check.output, options);
   std::string note;
 #if WB_BACKEND_SIM
   note = simulator_notes(stats);
 #endif
   // Stores outside the output first: they also explain the wrong elements they cause.
-  if (const auto guards = gmem_out.guards_intact(); !guards) {
-    const std::string bound = store_one_past_the_tile(gmem_out.written_outside(), output, check.reference(input),
-                                                      check.output, 0.0);
+  const std::vector<long long> outside = gmem_out.written_outside();
+  if (const auto guards = gmem_out.guards_intact(outside); !guards) {
+    const std::string bound = store_one_past_the_tile(outside, output, reference, check.output);
     ADD_FAILURE() << where << guards.message() << "\n"
                   << (bound.empty() ? std::string() : "Likely cause: " + bound + "\n") << step.hint_line();
     return;

@@ -257,8 +257,11 @@ class BlockRunner {
   // released (another round follows), false when the block is finished.
   bool release_barrier() {
     std::vector<unsigned> waiting;
+    EarlyExit returned;  // the threads that have left the kernel by this barrier
     for (unsigned i = 0; i < thread_count_; ++i) {
-      if (worker_.threads[i]->status == ThreadStatus::at_barrier) waiting.push_back(i);
+      const ThreadState& thread = *worker_.threads[i];
+      if (thread.status == ThreadStatus::at_barrier) waiting.push_back(i);
+      if (thread.status == ThreadStatus::done && returned.threads++ == 0) returned.thread = thread.index;
     }
     if (waiting.empty()) return false;
     // Threads that returned count as arrived, as on the GPU (sm_70 and later): a
@@ -286,21 +289,15 @@ class BlockRunner {
                  ". Every thread of a block must reach the same __syncthreads() "
                  "the same number of times.");
     }
-    if (!early_exit_recorded_) record_early_exit(first);
+    if (returned.threads > 0 && !early_exit_recorded_) record_early_exit(returned, first);
     for (unsigned i : waiting) worker_.threads[i]->status = ThreadStatus::ready;
     ++worker_.stats.barriers;
     return true;
   }
 
-  // Threads that have returned while `arrived` (and the others waiting) reached a barrier.
-  void record_early_exit(const ThreadState& arrived) {
-    EarlyExit exit;
-    for (unsigned i = 0; i < thread_count_; ++i) {
-      const ThreadState& thread = *worker_.threads[i];
-      if (thread.status != ThreadStatus::done) continue;
-      if (exit.threads++ == 0) exit.thread = thread.index;
-    }
-    if (exit.threads == 0) return;
+  // The block's first barrier that `exit.threads` threads skipped by returning, while
+  // `arrived` (and the others waiting) reached it.
+  void record_early_exit(EarlyExit exit, const ThreadState& arrived) {
     early_exit_recorded_ = true;
     if (worker_.stats.early_exits.size() >= LaunchStats::kMaxEarlyExits) return;
     exit.block_linear = static_cast<std::uint64_t>(block_linear_);

@@ -87,10 +87,10 @@ std::string copy_wider_than_the_step(const Fault& fault, ErrorKind kind, unsigne
 // output's end alone, or the first column past it (as many elements as the last tile's
 // rows), while every wrong element inside lies on the first row (or column) of a tile: a
 // store's bound one past the tile, `<=` where `<` is meant, on the rows or the columns
-// ("" else). `output` and `reference`: what the kernel wrote and what it should have.
+// ("" else). `output` and `reference`: what the kernel wrote and what it should have, a
+// moved array's values, compared exactly.
 std::string store_one_past_the_tile(const std::vector<long long>& outside, const std::vector<float>& output,
-                                    const std::vector<double>& reference, const ArrayShape& shape,
-                                    double tolerance);
+                                    const std::vector<double>& reference, const ArrayShape& shape);
 
 // A shared tile's layout: the floats between the starts of its columns, and its name
 // with what it is for ("smem_8_layout (128 + kPad8), the 8-byte copies' tile").
