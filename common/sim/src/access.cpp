@@ -138,6 +138,14 @@ inline void on_access(const void* address, std::size_t bytes, bool write, const 
   SharedMemory& shared = thread->worker->shared;
   if (shared.in_static(address)) {
     switch (touch_static_shared(shared, address, bytes)) {
+      case StaticWord::foreign:
+        if (const std::string foreign =
+                foreign_array_access(shared, thread->worker->job->config.kernel, address, bytes, pc);
+            !foreign.empty()) {
+          fail_without_unwinding(source_line_of(pc), access_text(write, bytes) + " " + foreign,
+                                 ErrorKind::shared_out_of_bounds);
+        }
+        [[fallthrough]];
       case StaticWord::shared:
         on_shared_access(*thread, address, bytes, write, pc, atomic);
         break;

@@ -172,7 +172,7 @@ std::string bytes_text(std::int64_t bytes) { return std::to_string(bytes) + (byt
 
 // Checks the shared destination of a bulk or tensor copy of `bytes` bytes: shared memory,
 // inside one __shared__ array. `what` starts the messages.
-void check_destination(const Worker& worker, void* dst, std::size_t bytes, const std::string& what, const char* file,
+void check_destination(Worker& worker, void* dst, std::size_t bytes, const std::string& what, const char* file,
                        int line, const void* pc, const std::string& overflow_hint) {
   const SharedVariable variable = shared_variable_at(worker.shared, dst);
   const auto* begin = static_cast<const std::byte*>(dst);

@@ -467,6 +467,7 @@ class WorkerPool {
       worker.provide_threads(std::size_t{blockDim.x} * blockDim.y * blockDim.z,
                              fiber_stack_bytes());
       worker.provide_dynamic_shared(job.config.dynamic_shared_bytes);
+      mark_foreign_variables(worker.shared, job.config.kernel);
     } catch (...) {
       record_failure(0);
       worker.job = nullptr;

@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <new>
 
 #include "wb/poison.hpp"
@@ -109,9 +111,6 @@ bool read_at(int file, void* out, std::size_t bytes, std::size_t offset) {
   return ::pread(file, out, bytes, static_cast<off_t>(offset)) == static_cast<ssize_t>(bytes);
 }
 
-// The executable's thread-local variables, from its symbol table (empty where it has
-// none: a stripped build; messages then give offsets only). __shared__ variables are
-// among them (static thread_local, see cuda_shim.hpp).
 // The executable's thread-local variables and functions, from its symbol table (empty
 // where it has none: a stripped build; messages then give offsets only). __shared__
 // variables are among the thread-local ones (static thread_local, see cuda_shim.hpp).
@@ -164,6 +163,68 @@ const ProgramSymbols& program_symbols() {
 }
 
 const std::vector<TlsSymbol>& tls_symbols() { return program_symbols().tls; }
+
+// The function that declared a __shared__ variable, as its demangled name gives it:
+// "ch04::(anonymous namespace)::gemm_kernel(float const*)" for its array smem_a.
+std::string owner_of(const TlsSymbol& symbol) {
+  if (symbol.full.size() < symbol.name.size() + 2) return {};
+  return symbol.full.substr(0, symbol.full.size() - symbol.name.size() - 2);
+}
+
+// Whether a function's demangled name (a template's begins with its return type) is `owner`.
+bool names_function(const std::string& function, const std::string& owner) {
+  if (owner.empty() || function.size() < owner.size()) return false;
+  if (function.size() == owner.size()) return function == owner;
+  return function.compare(function.size() - owner.size(), owner.size(), owner) == 0 &&
+         function[function.size() - owner.size() - 1] == ' ';
+}
+
+// "gemm_kernel" from "ch04::(anonymous namespace)::gemm_kernel<3>(float const*)".
+std::string identifier_of(const std::string& function) {
+  std::size_t end = function.size();
+  int depth = 0;
+  for (std::size_t i = function.size(); i-- > 0;) {  // the parameter list's opening parenthesis
+    if (function[i] == ')') ++depth;
+    if (function[i] == '(' && --depth == 0) { end = i; break; }
+  }
+  if (end > 0 && function[end - 1] == '>') {
+    depth = 0;
+    for (std::size_t i = end; i-- > 0;) {
+      if (function[i] == '>') ++depth;
+      if (function[i] == '<' && --depth == 0) { end = i; break; }
+    }
+  }
+  const std::size_t colons = function.rfind("::", end);
+  return function.substr(colons == std::string::npos ? 0 : colons + 2, end - (colons == std::string::npos ? 0 : colons + 2));
+}
+
+// Whether the program has code of its own for the function `owner`: a kernel always has
+// (it is launched through its address); a __device__ helper inlined wherever it is
+// called has none, and its arrays are its callers' shared memory.
+bool has_own_code(const std::string& owner) {
+  static std::mutex mutex;
+  static std::map<std::string, bool> known;
+  std::lock_guard lock(mutex);
+  if (auto found = known.find(owner); found != known.end()) return found->second;
+  const ProgramSymbols& symbols = program_symbols();
+  const std::string identifier = identifier_of(owner);
+  bool found = false;
+  for (const FunctionSymbol& function : symbols.functions) {
+    const char* mangled = symbols.names.c_str() + function.name_offset;
+    // A mangled name holds its identifier as written: demangle only the candidates.
+    if (identifier.empty() || std::strstr(mangled, identifier.c_str()) == nullptr) continue;
+    if (names_function(demangle(mangled), owner)) {
+      found = true;
+      break;
+    }
+  }
+  return known.emplace(owner, found).first->second;
+}
+
+// The demangled name of the function that starts at `code` (a kernel's address).
+std::string function_at(const void* code) {
+  return code == nullptr ? std::string() : function_of(static_cast<const char*>(code) + 1);
+}
 
 
 }  // namespace
@@ -356,7 +417,69 @@ StaticWord touch_static_shared(SharedMemory& shared, const void* pointer, std::s
     poison::fill(shared.static_begin + 4 * word, 4, poison::stale);
     epoch = shared.block_epoch;
   }
+  if (!shared.variable_foreign.empty() && shared.variable_foreign[shared.word_variable[offset / 4]] != 0) {
+    return StaticWord::foreign;
+  }
   return StaticWord::shared;
+}
+
+void mark_foreign_variables(SharedMemory& shared, const void* kernel) {
+  if (shared.foreign_for_kernel == kernel && !shared.variable_foreign.empty()) return;
+  const std::vector<TlsSymbol>& symbols = tls_symbols();
+  shared.foreign_for_kernel = kernel;
+  shared.variable_foreign.assign(symbols.size() + 1, 0);
+  const std::string name = function_at(kernel);
+  if (name.empty()) return;  // no symbols: nothing is known of whose arrays are whose
+  for (std::size_t index = 0; index < symbols.size(); ++index) {
+    if (symbols[index].shared) shared.variable_foreign[index + 1] = !names_function(name, owner_of(symbols[index]));
+  }
+}
+
+std::string foreign_array_access(SharedMemory& shared, const void* kernel, const void* address,
+                                 std::size_t bytes, const void* pc) {
+  const auto* first = static_cast<const std::byte*>(address);
+  const std::uint32_t variable = shared.word_variable[static_cast<std::size_t>(first - shared.static_begin) / 4];
+  const std::vector<TlsSymbol>& symbols = tls_symbols();
+  const TlsSymbol& array = symbols[variable - 1];
+  const std::string owner = owner_of(array);
+  // A __device__ helper's own array: reached from the helper's code, or from a kernel
+  // the helper was inlined into (it has no code of its own then). The kernel's memory.
+  if (names_function(function_of(pc), owner) || !has_own_code(owner)) {
+    shared.variable_foreign[variable] = 0;
+    return "";
+  }
+  const std::string kernel_name = function_at(kernel);
+  const auto offset = static_cast<long long>(first - shared.tls_begin);
+  const long long inside = offset - static_cast<long long>(array.offset);
+  std::string text = "at bytes [" + std::to_string(inside) + ", " + std::to_string(inside + static_cast<long long>(bytes)) +
+                     ") of " + array.name + ", a __shared__ array of another kernel, " + identifier_of(owner) +
+                     ": outside this kernel's shared memory (on a GPU, a kernel's shared memory holds its own "
+                     "arrays only, and this address is not one of them)";
+  // This kernel's array nearest the address: the one the index was counted from.
+  const TlsSymbol* nearest = nullptr;
+  long long nearest_gap = 0;
+  for (const TlsSymbol& symbol : symbols) {
+    if (!symbol.shared || !names_function(kernel_name, owner_of(symbol))) continue;
+    const auto begin = static_cast<long long>(symbol.offset);
+    const long long gap = offset < begin ? begin - offset : offset - (begin + static_cast<long long>(symbol.bytes)) + 1;
+    if (nearest == nullptr || gap < nearest_gap) {
+      nearest = &symbol;
+      nearest_gap = gap;
+    }
+  }
+  if (nearest == nullptr) return text + ". Is an index far outside its tile?";
+  const auto nearest_begin = static_cast<long long>(nearest->offset);
+  if (offset < nearest_begin) {
+    return text + ". It lies " + std::to_string(nearest_begin - offset) + " bytes (" +
+           std::to_string((nearest_begin - offset + 3) / 4) + " floats) before the start of this kernel's " +
+           nearest->name + ", which has " + std::to_string(nearest->bytes) +
+           " bytes: an index into " + nearest->name + " below 0. Is an index negative: a stage or a row "
+           "computed as (i - 1) % n, which C++ makes -1, not n - 1, when i is 0; or a halo or an offset "
+           "taken off twice?";
+  }
+  return text + ". It lies " + std::to_string(offset - nearest_begin - static_cast<long long>(nearest->bytes)) +
+         " bytes past the end of this kernel's " + nearest->name + ", which has " + std::to_string(nearest->bytes) +
+         " bytes: an index into " + nearest->name + " past its end. Is an index past the end of the tile?";
 }
 
 void release_dynamic_shared(SharedMemory& shared) {
@@ -459,7 +582,7 @@ std::string explain_static_overrun(const SharedMemory& shared, const void* addre
          ": outside every __shared__ array. Is an index past the end of the tile?";
 }
 
-std::string explain_bad_destination(const Worker& worker, const void* destination,
+std::string explain_bad_destination(Worker& worker, const void* destination,
                                     std::size_t bytes, const void* pc) {
   const SharedMemory& shared = worker.shared;
   const auto* address = static_cast<const std::byte*>(destination);
@@ -470,7 +593,11 @@ std::string explain_bad_destination(const Worker& worker, const void* destinatio
     for (std::size_t word = first; word <= first + (bytes - 1) / 4; ++word) {
       all_shared &= shared.word_epoch[word] < SharedMemory::kNotShared;
     }
-    if (all_shared) return {};
+    if (all_shared) {
+      if (touch_static_shared(worker.shared, destination, bytes) != StaticWord::foreign) return {};
+      const std::string foreign = foreign_array_access(worker.shared, worker.job->config.kernel, destination, bytes, pc);
+      return foreign.empty() ? std::string() : "the shared destination lies " + foreign;
+    }
     return "the destination " + hex(destination) + " is not the block's shared memory: it is " +
            describe_shared_address(shared, destination, bytes, pc) +
            ". cp.async writes only into a __shared__ array or the dynamic shared memory: is "

@@ -215,6 +215,13 @@ struct SharedMemory {
   // thread-local symbols; 0 for none), so that an access running from one array into the
   // next is caught without a search.
   std::vector<std::uint32_t> word_variable;
+  // Per word_variable value: 1 for a __shared__ variable that is not the running
+  // kernel's (its name says another function declared it), so that an index of this
+  // kernel that runs into another kernel's array is caught (see foreign_array_access).
+  // Set at each launch for its kernel; a variable found to be the running kernel's
+  // after all (a helper's, see there) is cleared for the rest of the launch.
+  std::vector<std::uint8_t> variable_foreign;
+  const void* foreign_for_kernel = nullptr;  // the kernel variable_foreign was set for
   std::uint32_t block_epoch = 1;
   static constexpr std::uint32_t kNeverPoisoned = 0xFFFFFFFFu;  // a built-in (threadIdx, ...)
   // A word of the thread-local block that no __shared__ variable covers: the
@@ -427,16 +434,26 @@ void locate_static_shared(SharedMemory& shared);
 void begin_block_shared(SharedMemory& shared, unsigned threads);
 // What an address of the thread-local block is. `straddles`: an access that starts in
 // one __shared__ array and ends in another.
-enum class StaticWord { shared, built_in, not_shared, straddles };
+// `foreign`: inside one __shared__ array, but another kernel's (variable_foreign).
+enum class StaticWord { shared, built_in, not_shared, straddles, foreign };
 // Marks [pointer, pointer + bytes) of static shared memory as defined in this block,
 // poisoning first what this block had not yet touched. Says what the first word is:
 // only `shared` words are shared memory; the built-in variables (threadIdx, ...) share
 // the thread-local block, and so does the simulator's own state, which a kernel
 // reaches only through an index past the end of a __shared__ array.
 StaticWord touch_static_shared(SharedMemory& shared, const void* pointer, std::size_t bytes);
+// Marks the __shared__ variables that are not `kernel`'s as foreign (variable_foreign).
+void mark_foreign_variables(SharedMemory& shared, const void* kernel);
+// An access at `address` of a variable that variable_foreign marks: in a learner's words,
+// to follow "a load of 16 bytes ", where the array is another kernel's, which on a GPU is
+// not in this kernel's shared memory at all; "" where the variable is the running
+// kernel's after all (a __device__ helper's array, which the kernel may reach: it is
+// then unmarked).
+std::string foreign_array_access(SharedMemory& shared, const void* kernel, const void* address,
+                                 std::size_t bytes, const void* pc);
 // Why a cp.async destination is not the block's shared memory, in a learner's words;
 // empty if it is.
-std::string explain_bad_destination(const Worker& worker, const void* destination,
+std::string explain_bad_destination(Worker& worker, const void* destination,
                                     std::size_t bytes, const void* pc);
 // "the dynamic shared memory ..." for an address at most `reach` bytes outside it (its
 // guard bands by default; SharedMemory::kDynamicReach for any address of its reservation);

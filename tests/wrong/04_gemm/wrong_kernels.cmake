@@ -101,6 +101,15 @@ wb_wrong_kernel(refill_into_the_stage_being_computed
   REPLACE "    load_stage(k_tile + kStages - 1, k_tile % kStages);\n    __syncthreads();  // every thread has waited"
   EXPECT "step 3.*Likely cause: .*a copy issued after that thread's last wait, into a word read before any wait lands it: a stage is refilled while it is read")
 
+# The refill's stage written `(k_tile - 1) % kStages`, which C++ makes -1 at the first
+# tile (the remainder takes the dividend's sign): that tile's copies land before the
+# stage array, in another kernel's, and the stage meant for it is read unfilled.
+wb_wrong_kernel(refill_stage_negative_at_the_first_tile
+  STEP 3
+  FIND "    load_stage(k_tile + kStages - 1, (k_tile + kStages - 1) % kStages);\n    __syncthreads();  // every thread has waited"
+  REPLACE "    load_stage(k_tile + kStages - 1, (k_tile - 1) % kStages);\n    __syncthreads();  // every thread has waited"
+  EXPECT "step 3.*kernel failed.*a __shared__ array of another kernel.*before the start of this kernel.s smem_[ab].*an index into smem_[ab] below 0.*\\(i - 1\\) % n")
+
 # A and B exchanged in step 4's fragments: each tile of C holds its own transpose.
 wb_wrong_kernel(a_and_b_swapped
   STEP 4

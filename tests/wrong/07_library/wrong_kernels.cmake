@@ -246,6 +246,13 @@ wb_wrong_kernel(box_coordinates_exchanged FILE hopper.cu
   REPLACE "(smem_box, &tensor_map, box_col, box_row, full)"
   EXPECT "step 4.*the tensor copy took the box with its coordinates exchanged")
 
+# The box's coordinates given as the block's index: a box one element further on per block.
+wb_wrong_kernel(box_coordinates_as_block_indices FILE hopper.cu
+  STEP 4
+  FIND "(smem_box, &tensor_map, box_row, box_col, full)"
+  REPLACE "(smem_box, &tensor_map, blockIdx.x, blockIdx.y, full)"
+  EXPECT "step 4.*elements are wrong.*a tile that starts at the tile's index instead of its origin.*a bulk tensor copy's coordinates, too, are elements")
+
 # The weights may come through the pipeline too, with the first tile (4-byte copies: 20
 # bytes cannot be 16-byte ones); the technique check judges the spans' copies only.
 wb_accepted_kernel(weights_through_the_pipeline

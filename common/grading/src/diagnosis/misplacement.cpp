@@ -94,6 +94,28 @@ std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const Ar
            ". The tile's origin is counted twice where the input is read: an index that already counts from "
            "the tile's first element (a pointer to the tile) was given the global row and column too.";
   }
+  // The tile's origin given as the tile's index (the block's index where its first
+  // element's row and column are meant): a bulk tensor copy's coordinates, or `blockIdx.x`
+  // for `blockIdx.x * kTile`.
+  if (sources_known && all_fit(misplaced, [&](const Misplaced& m) {
+        const int tile_row = m.expected_source_row / input.tile_rows;
+        const int tile_col = m.expected_source_col / input.tile_cols;
+        return (tile_row != 0 || tile_col != 0) &&
+               m.source_row == m.expected_source_row - tile_row * input.tile_rows + tile_row &&
+               m.source_col == m.expected_source_col - tile_col * input.tile_cols + tile_col;
+      })) {
+    const int tile_row = first.expected_source_row / input.tile_rows;
+    const int tile_col = first.expected_source_col / input.tile_cols;
+    return "each wrong element holds the input element of a tile that starts at the tile's index instead of its "
+           "origin: " + pair_text(first.row, first.col) + " holds the input's " +
+           pair_text(first.source_row, first.source_col) + " instead of " +
+           pair_text(first.expected_source_row, first.expected_source_col) + ", as if tile " +
+           pair_text(tile_row, tile_col) + " started at element " + pair_text(tile_row, tile_col) + ", not at " +
+           pair_text(tile_row * input.tile_rows, tile_col * input.tile_cols) +
+           ". Where the input is read, a tile's first row and column are the block's index times the tile's "
+           "size (" + std::to_string(input.tile_rows) + " rows, " + std::to_string(input.tile_cols) +
+           " columns): a bulk tensor copy's coordinates, too, are elements, not tiles.";
+  }
   if (meant_known && all_fit(misplaced, [&](const Misplaced& m) {
         const int origin_row = m.meant_row / output.tile_rows * output.tile_rows;
         const int origin_col = m.meant_col / output.tile_cols * output.tile_cols;
