@@ -10,6 +10,7 @@
 // wb/bank_map.hpp) and on the wavefronts the simulator counted.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -23,6 +24,7 @@
 #include "wb/grading/movement.hpp"
 #include "wb/grading/step.hpp"
 #include "wb/grading/technique.hpp"
+#include "wb/poison.hpp"
 
 namespace {
 
@@ -82,6 +84,52 @@ const Step kStep3{3, 3, "pad the tile, any shape", kFile,
 std::string shape_of(int rows, int cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
 #endif
 
+// The write out's loops started from the copy in's thread coordinate (load_coord, in the
+// 32x8 layout) where the 16x16 store threads' is meant: a model of which output elements
+// those loops reach, read as written, that names the mistake where exactly those
+// elements, and no others, were written. Tried both ways round (the rows' loop from
+// load_coord.row, or from load_coord.col).
+std::string store_loops_from_load_coord(const std::vector<float>& output, int rows, int cols) {
+  const int out_rows = cols;  // the output is the input transposed
+  std::vector<char> unwritten(output.size());
+  bool some_unwritten = false;
+  for (std::size_t i = 0; i < output.size(); ++i) {
+    unwritten[i] = wb::poison::kind_of(output[i]) == wb::poison::Kind::unwritten;
+    some_unwritten = some_unwritten || unwritten[i];
+  }
+  if (!some_unwritten) return "";
+  for (const bool exchanged : {false, true}) {
+    std::vector<char> written(output.size(), 0);
+    for (int tile_row = 0; tile_row < rows; tile_row += ch03::kTileRows) {
+      for (int tile_col = 0; tile_col < cols; tile_col += ch03::kTileCols) {
+        const int valid_rows = std::min(ch03::kTileRows, rows - tile_row);  // the output tile's columns
+        const int valid_cols = std::min(ch03::kTileCols, cols - tile_col);  // and its rows
+        for (int thread = 0; thread < ch03::kThreads; ++thread) {
+          const wb::Coord load_coord = ch03::load_thread_layout.coord(thread);
+          const int first_col = exchanged ? load_coord.row : load_coord.col;
+          const int first_row = exchanged ? load_coord.col : load_coord.row;
+          for (int col = first_col; col < valid_rows; col += ch03::kStoreThreadCols) {
+            for (int row = first_row; row < valid_cols; row += ch03::kStoreThreadRows) {
+              written[static_cast<std::size_t>(tile_col + row) + static_cast<std::size_t>(tile_row + col) * out_rows] = 1;
+            }
+          }
+        }
+      }
+    }
+    bool fits = true;
+    for (std::size_t i = 0; i < output.size() && fits; ++i) fits = written[i] != unwritten[i];
+    if (fits) {
+      return std::string("exactly the output elements that the write out's loops reach from load_coord were "
+                         "written, and no others: the loops start from the copy in's thread coordinate (the "
+                         "32x8 layout, rows 0-31 and columns 0-7") +
+             (exchanged ? ", with its row and column exchanged" : "") +
+             "), so some threads write nothing and some output columns are never reached. The write out's 16x16 "
+             "threads walk the output tile from store_coord: `col = store_coord.col`, `row = store_coord.row`.";
+    }
+  }
+  return "";
+}
+
 wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(const float*, float*, int, int),
                                            int rows, int cols) {
   wb::grading::MovementCheck check;
@@ -91,6 +139,9 @@ wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(c
   check.run = [=](const float* in, float* out) { transpose(in, out, rows, cols); };
   check.reference = [=](const std::vector<float>& input) {
     return wb::grading::transposed(input, rows, cols);
+  };
+  check.explain = [=](const std::vector<float>& output, const std::vector<float>&) {
+    return store_loops_from_load_coord(output, rows, cols);
   };
   return check;
 }

@@ -49,6 +49,14 @@ wb_wrong_kernel(uncoalesced_writes
   REPLACE "  const wb::Coord store_coord = wb::row_major(Int<kStoreThreadRows>{}, Int<kStoreThreadCols>{}).coord(threadIdx.x);    // in (16,16)\n"
   EXPECT "step 2.*global stores: [0-9.]+ sectors per request.*the writes are not coalesced")
 
+# The write out's loops started from the copy in's coordinate (32x8): the threads with
+# rows 16-31 write nothing, and output columns 8-15 of every 16 are never written.
+wb_wrong_kernel(store_loops_from_load_coord
+  STEP 2
+  FIND "  for (int col = store_coord.col; col < kTileRows; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {"
+  REPLACE "  for (int col = load_coord.col; col < kTileRows; col += kStoreThreadCols) {\n    for (int row = load_coord.row; row < kTileCols; row += kStoreThreadRows) {"
+  EXPECT "step 2.*Likely cause: exactly the output elements that the write out's loops reach from load_coord were written")
+
 # Step 3: the padding and any shape.
 wb_wrong_kernel(unpadded_tile
   STEP 3

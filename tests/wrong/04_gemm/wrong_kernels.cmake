@@ -147,3 +147,11 @@ wb_wrong_kernel(fragment_number_as_element_index
   FIND "      for (int v = 0; v < kMicroM; v += kVector) {\n        const float4 a4 = *reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)]);\n        a_frag[v] = a4.x, a_frag[v + 1] = a4.y, a_frag[v + 2] = a4.z, a_frag[v + 3] = a4.w;"
   REPLACE "      for (int v = 0; v < kMicroM / kVector; ++v) {\n        const float4 a4 = *reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)]);\n        a_frag[v * kVector] = a4.x, a_frag[v * kVector + 1] = a4.y, a_frag[v * kVector + 2] = a4.z, a_frag[v * kVector + 3] = a4.w;"
   EXPECT "step 4.*Likely cause: fragment v of A \\(4 elements\\) was read from micro_row\\(thread_coord.row, v\\), where it starts at micro_row\\(thread_coord.row, 4 \\* v\\)")
+
+# B's float4 fragment addressed by hand with a column stride of kTileK (8) where the
+# (128,8) tile's columns are 128 floats apart: column kk is read from column 0 or 1.
+wb_wrong_kernel(b_fragment_column_stride_of_the_k_tile
+  STEP 4
+  FIND "&smem_b_stage[smem_b4_layout(micro_col(thread_coord.col, v), kk)]"
+  REPLACE "&smem_b_stage[micro_col(thread_coord.col, v) + kk * kTileK]"
+  EXPECT "step 4.*Likely cause: C is exactly the product that reads B's fragments from its shared tile with a column stride of 8 .the k-tile's width. where the tile's columns are 128 floats apart")

@@ -126,6 +126,42 @@ void add_product_models(Diagnosis& diagnosis, const GemmRun& run) {
             origin,
         [=] { return gemm_abt_with(run.shape, origin_in_rows(run.a, m), origin_in_rows(run.b, n)); });
   }
+  // A fragment read from its shared tile with a column stride of tile_k (the k-tile's
+  // width, as a row-major tile would have) where the tile's columns are `stride` floats
+  // apart: element (r, kk) of the tile read at word r + kk * tile_k, which holds element
+  // ((r + kk * tile_k) % stride, (r + kk * tile_k) / stride); a padding word, never
+  // filled, reproduces nothing. The tiles' strides tried: compact, and padded by 1 or 4.
+  const auto column_stride_of_tile_k = [=](const std::vector<float>& array, int rows, int tile_rows, int stride) {
+    return [&array, rows, tile_rows, stride, tile_k, k = k](int row, int p) {
+      const int tile_row = row / tile_rows * tile_rows;
+      const int k0 = p / tile_k * tile_k;
+      const int word = (row - tile_row) + (p - k0) * tile_k;
+      const int from_row = word % stride;
+      const int from_col = word / stride;
+      if (from_row >= tile_rows) return kOutside;
+      // The tile's rows past the array and columns past k were zero-filled.
+      if (tile_row + from_row >= rows || k0 + from_col >= k) return 0.0;
+      return static_cast<double>(array[at(tile_row + from_row, k0 + from_col, rows)]);
+    };
+  };
+  for (const int padding : {0, 1, 4}) {
+    for (const bool operand_a : {true, false}) {
+      const int tile_rows = operand_a ? run.tile_m : run.tile_n;
+      const int stride = tile_rows + padding;
+      if (stride == tile_k) continue;
+      const std::string name = operand_a ? "A" : "B";
+      diagnosis.model(
+          "C is exactly the product that reads " + name + "'s fragments from its shared tile with a column stride of " +
+              std::to_string(tile_k) + " (the k-tile's width) where the tile's columns are " + std::to_string(stride) +
+              " floats apart: column kk of " + name + "'s (" + std::to_string(tile_rows) + "," + std::to_string(tile_k) +
+              ") tile starts at word kk * " + std::to_string(stride) +
+              ". Index the fragment through the tile's layout (row, kk), not by row + kk * " + std::to_string(tile_k) + ".",
+          [=] {
+            return operand_a ? gemm_abt_with(run.shape, column_stride_of_tile_k(run.a, m, tile_rows, stride), b_at)
+                             : gemm_abt_with(run.shape, a_at, column_stride_of_tile_k(run.b, n, tile_rows, stride));
+          });
+    }
+  }
 }
 
 // The models that move the right product's elements: a pass over C each.
