@@ -177,6 +177,33 @@ void add_edge_quad_models(wb::grading::Diagnosis& diagnosis, const wb::grading::
       [&run, m = m, n = n, first_of_quad] {
         return wb::grading::gemm_abt_with(run.shape, first_of_quad(run.a, m), first_of_quad(run.b, n));
       });
+  // The quads outside the array given a valid source (the tile's start) but no source
+  // size: each copies the tile's first quad, rows 0-3 of its first column, in full. Only
+  // the columns past k reach C (rows past the array's make rows of C that do not exist).
+  if (k % tile_k != 0) {
+    const int padded_k = (k + tile_k - 1) / tile_k * tile_k;
+    const auto first_quad_past_k = [=](const std::vector<float>& operand, int rows) {
+      return [&operand, rows, k = k, tile, tile_k](int row, int p) {
+        if (p < k) return static_cast<double>(operand[static_cast<std::size_t>(row) + static_cast<std::size_t>(p) * rows]);
+        if (rows % 4 != 0) return 0.0;  // that operand's 4-byte copies zero-fill as chapter 4's
+        const int first_row = row / tile * tile + row % 4;
+        const int first_col = p / tile_k * tile_k;
+        return static_cast<double>(
+            operand[static_cast<std::size_t>(first_row) + static_cast<std::size_t>(first_col) * rows]);
+      };
+    };
+    diagnosis.model(
+        "C is exactly the product in which the last k-tile's columns past k (" + std::to_string(k) + " to " +
+            std::to_string(padded_k - 1) + ") hold copies of the tile's first quad (rows 0-3 of its first column): "
+            "the quads outside the array were copied from the redirected source in full, with no source size. A "
+            "valid source address is not enough: a source size of 0 makes the copy write zeros, "
+            "wb::cp_async_cg(dst, inside ? src : gmem_tile, inside ? 16 : 0).",
+        [&run, m = m, n = n, padded_k, first_quad_past_k] {
+          wb::grading::GemmShape padded = run.shape;
+          padded.k = padded_k;
+          return wb::grading::gemm_abt_with(padded, first_quad_past_k(run.a, m), first_quad_past_k(run.b, n));
+        });
+  }
   // The quads outside the array skipped instead of zero-filled: in the last, partial
   // k-tile the columns past k keep what their stage held kGemmStages k-tiles before.
   const int k_tiles = (k + tile_k - 1) / tile_k, stale_shift = ch05::kGemmStages * tile_k;

@@ -111,6 +111,14 @@ wb_wrong_kernel(whole_tile_first_column_only
   REPLACE "  wb::cp_async_cg(&smem_tile[smem_gemm_layout(row, thread_coord.col)], &gmem_tile[row + thread_coord.col * ld]);"
   EXPECT "step 2.*The copies filled the first 1024 words of every 2048-word tile, one half, and the reads walk the whole.*The loop that steps a thread over the tile's columns")
 
+# The outside quads redirected to the tile's start but copied with no source size: each
+# brings the tile's first quad in full instead of zeros.
+wb_wrong_kernel(edge_quads_without_a_source_size
+  STEP 2
+  FIND "    wb::cp_async_cg(&smem_tile[smem_gemm_layout(row, col)], inside ? &gmem_tile[row + col * ld] : gmem_tile,\n                    inside ? 16 : 0);"
+  REPLACE "    wb::cp_async_cg(&smem_tile[smem_gemm_layout(row, col)], inside ? &gmem_tile[row + col * ld] : gmem_tile);"
+  EXPECT "step 2.*Likely cause: C is exactly the product in which the last k-tile's columns past k .* hold copies of the tile's first quad")
+
 # 16-byte copies of an odd-length tail: the last, partial quad copied whole, past the
 # array's end.
 wb_wrong_kernel(tail_read_as_a_whole_quad
