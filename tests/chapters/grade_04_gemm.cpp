@@ -132,6 +132,11 @@ wb::grading::GemmCheck gemm_check(const Step& step,
   check.run = [gemm, shape](const float* a, const float* b, float* c) {
     gemm(a, b, c, shape.m, shape.n, shape.k);
   };
+  if (step.number == 4) {
+    check.refill_barrier =
+        "Step 4 has one __syncthreads() per k-tile, after the wait: past it, everyone is done with the previous "
+        "iteration's stage, so load_stage, which refills that stage, must come after it, not before.";
+  }
   // Steps 1 to 3: the thread at (r, c) owns rows r + 16i and columns c + 16j; step 4 its
   // micro_row and micro_col (gemm.hpp).
   const bool register_blocked = step.number == 4;

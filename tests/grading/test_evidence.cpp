@@ -34,7 +34,7 @@ struct TwoCopies {
     overlap.first_earlier_accesses = first_earlier;
     overlap.array = "smem_tile";
     overlap.word = word;
-    return Fault{{0, 0, 0}, {8, 0, 0}, nullptr, true, 4, earlier, overlap, std::nullopt};
+    return Fault{{0, 0, 0}, {8, 0, 0}, nullptr, true, 4, earlier, overlap, std::nullopt, std::nullopt};
   }
 };
 
@@ -80,7 +80,7 @@ Fault span_fault(const std::vector<float>& input, long long element, std::size_t
   overlap.source = &input[static_cast<std::size_t>(element)];
   overlap.array = "smem_span";
   overlap.word = word;
-  return Fault{{0, 0, 0}, {1, 0, 0}, nullptr, true, 4, 0, overlap, std::nullopt};
+  return Fault{{0, 0, 0}, {1, 0, 0}, nullptr, true, 4, 0, overlap, std::nullopt, std::nullopt};
 }
 
 TEST(Evidence, ASpanCopyOffByItsPadOrByWholeTilesIsNamed) {
@@ -103,7 +103,7 @@ TEST(Evidence, ASpanCopyOffByItsPadOrByWholeTilesIsNamed) {
 // smem_tile: the stride it reveals names the layout, and only in row 0.
 Fault misaligned_copy(const std::vector<float>& input, int row, std::size_t word) {
   wb::MisalignedDestination destination{input.data() + row + 256, "smem_tile", word};
-  return Fault{{0, 0, 0}, {32, 0, 0}, nullptr, true, 16, 0, std::nullopt, destination};
+  return Fault{{0, 0, 0}, {32, 0, 0}, nullptr, true, 16, 0, std::nullopt, destination, std::nullopt};
 }
 
 TEST(Evidence, AMisalignedDestinationNamesTheStrideItsIndexUsed) {
@@ -121,11 +121,11 @@ TEST(Evidence, AMisalignedDestinationNamesTheStrideItsIndexUsed) {
 TEST(Evidence, AReadPastAVectorsEndIsABoundOrAPartialVector) {
   const std::vector<float> input(1027);
   const FaultedArray array{input.data(), {1027, 1, 1024, 1}, false, "the input"};
-  const Fault bound{{1, 0, 0}, {0, 0, 0}, input.data() + 1027, false, 4, 3, std::nullopt, std::nullopt};
+  const Fault bound{{1, 0, 0}, {0, 0, 0}, input.data() + 1027, false, 4, 3, std::nullopt, std::nullopt, std::nullopt};
   EXPECT_TRUE(contains(wb::grading::past_the_end_of_a_vector(bound, array), "Either `<=` where `<` is meant, or a bound"));
-  const Fault quad{{1, 0, 0}, {0, 0, 0}, input.data() + 1024, false, 16, 0, std::nullopt, std::nullopt};
+  const Fault quad{{1, 0, 0}, {0, 0, 0}, input.data() + 1024, false, 16, 0, std::nullopt, std::nullopt, std::nullopt};
   EXPECT_TRUE(contains(wb::grading::past_the_end_of_a_vector(quad, array), "only 3 of them lie inside"));
-  const Fault far{{1, 0, 0}, {0, 0, 0}, input.data() + 1030, false, 4, 3, std::nullopt, std::nullopt};
+  const Fault far{{1, 0, 0}, {0, 0, 0}, input.data() + 1030, false, 4, 3, std::nullopt, std::nullopt, std::nullopt};
   EXPECT_EQ(wb::grading::past_the_end_of_a_vector(far, array), "");
 }
 

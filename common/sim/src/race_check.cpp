@@ -222,7 +222,7 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
                     ErrorKind::shared_write_overlap,
                     Fault{{blockIdx.x, blockIdx.y, blockIdx.z}, {thread.index.x, thread.index.y, thread.index.z},
                           word_address, true,
-                          static_cast<unsigned>(bytes), thread.global_accesses, overlap, std::nullopt}};
+                          static_cast<unsigned>(bytes), thread.global_accesses, overlap, std::nullopt, std::nullopt}};
         return false;
       }
       if (const ThreadState& other_thread = *worker.threads[other]; skipped_the_barrier(thread, other_thread, pc)) {
@@ -236,6 +236,27 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
                     ErrorKind::barrier, std::nullopt};
         return false;
       }
+      // A cp.async and a read: in which commit group the copy was, against the groups the
+      // reader had committed (its current count, when the read came first: no fewer than
+      // at its read).
+      std::optional<Fault> fault;
+      std::string ahead;
+      const bool copy_read_after = !write && other_did[0] == 'w' && word.write_source != nullptr;
+      const bool read_copied_after = write && source != nullptr && other_did[0] == 'r';
+      if (copy_read_after || read_copied_after) {
+        const ThreadState& writer = copy_read_after ? *worker.threads[other] : thread;
+        const unsigned long long group = copy_read_after ? word.writer_commits : thread.commits;
+        const unsigned long long reader_commits = copy_read_after ? thread.commits : worker.threads[other]->commits;
+        fault = Fault{{blockIdx.x, blockIdx.y, blockIdx.z}, {thread.index.x, thread.index.y, thread.index.z},
+                      word_address, write, static_cast<unsigned>(bytes), thread.global_accesses, std::nullopt,
+                      std::nullopt, RacingCopy{{writer.index.x, writer.index.y, writer.index.z}, group, reader_commits}};
+        if (reader_commits > 0 && group >= reader_commits) {
+          ahead = " That copy belongs to the commit group " + std::to_string(group + 1) + " of " +
+                  (copy_read_after ? thread_name(worker, other) : std::string("this thread")) +
+                  ", while the reading thread had committed " + std::to_string(reader_commits) +
+                  ": the copying thread was already in a later iteration, refilling what the other still reads.";
+        }
+      }
       conflict = {std::string("a race on shared memory: this thread ") +
              (write ? "writes " : "reads ") + what + ", which " + thread_name(worker, other) +
              " " + other_did + " at " + line_of(other_pc) +
@@ -243,8 +264,8 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
              "once, and the " +
              (write ? "other thread's access may come before or after this write"
                     : "read may see the value before or after the write") +
-             ": a barrier must separate them." + bulk_copy_race_note(worker, other_pc),
-                  ErrorKind::shared_race, std::nullopt};
+             ": a barrier must separate them." + ahead + bulk_copy_race_note(worker, other_pc),
+                  ErrorKind::shared_race, fault};
       return false;
     }
     if (!write && word.write_source != nullptr && !worker.stats.in_flight_read) {

@@ -76,7 +76,7 @@ wb_wrong_kernel(stage_refilled_before_its_readers_are_done
   STEP 3
   FIND "    __syncthreads();  // everyone has read this stage before the next iteration refills it\n"
   REPLACE ""
-  EXPECT "step 3.*kernel failed.*a stage is refilled while others still read it")
+  EXPECT "step 3.*kernel failed.*Likely cause: thread \\([0-9]+, 0\\) copied into a stage in its commit group [0-9]+ while thread \\([0-9]+, 0\\), which had committed [0-9]+ groups, still read it.*at the end of the loop")
 
 # The stage read off by one: the tile after k_tile, still in flight.
 wb_wrong_kernel(stage_index_off_by_one
@@ -123,7 +123,7 @@ wb_wrong_kernel(refill_issued_before_the_one_barrier
   STEP 4
   FIND "    __syncthreads();\n    load_stage(k_tile + kStages - 1, (k_tile + kStages - 1) % kStages);\n    const float* smem_a_stage"
   REPLACE "    load_stage(k_tile + kStages - 1, (k_tile + kStages - 1) % kStages);\n    __syncthreads();\n    const float* smem_a_stage"
-  EXPECT "step 4.*kernel failed.*load_stage, which refills that stage, must come after it")
+  EXPECT "step 4.*kernel failed.*copied into a stage in its commit group [0-9]+ while .*Step 4 has one __syncthreads\\(\\) per k-tile.*load_stage, which refills that stage, must come after it")
 
 # The micro-tile's i and j exchanged in step 4's product.
 wb_wrong_kernel(micro_tile_indices_exchanged

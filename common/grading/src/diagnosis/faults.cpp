@@ -221,6 +221,21 @@ std::string shared_index_fit(const Element& first, const Element& second, long l
 
 }  // namespace
 
+std::string refilled_while_read_cause(const Fault& fault, const std::string& buffer, const std::string& fix) {
+  if (!fault.racing_copy) return "";
+  const RacingCopy& copy = *fault.racing_copy;
+  if (copy.reader_commits == 0 || copy.group < copy.reader_commits) return "";
+  const bool reader_faulted = copy.writer != fault.thread;
+  const std::string reader = reader_faulted ? thread_text(fault.thread) : "another thread";
+  return thread_text(copy.writer) + " copied into a " + buffer + " in its commit group " +
+         std::to_string(copy.group + 1) + " while " + reader + ", which had committed " +
+         std::to_string(copy.reader_commits) + " groups, still read it: the copying thread was already in the next "
+         "iteration, refilling the " + buffer + " that the other still read. " +
+         (fix.empty() ? "A __syncthreads() after the reads of a " + buffer +
+                            " and before the copies that refill it (at the end of the loop) keeps them apart."
+                      : fix);
+}
+
 std::string overlapping_writes_cause(const Fault& fault, const FaultedArray& array) {
   if (!fault.overlap) return "";
   const OverlappingWrite& overlap = *fault.overlap;

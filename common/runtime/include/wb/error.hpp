@@ -55,6 +55,16 @@ struct MisalignedDestination {
   std::size_t word = 0;          ///< the destination's index in it, in 4-byte elements
 };
 
+/// A race between one thread's cp.async into a shared word and another thread's read of
+/// it: the commit group the copy belongs to (its writer's groups, counted from 0) and how
+/// many groups the reading thread had committed. A copy of a group the reader has not
+/// reached was issued by a thread already in a later iteration of a pipeline's loop.
+struct RacingCopy {
+  std::array<unsigned, 3> writer{};  ///< the thread that issued the copy
+  unsigned long long group = 0;      ///< the copy's commit group, in its writer's count
+  unsigned long long reader_commits = 0;
+};
+
 /// Where an access of a kernel faulted, as the simulator saw it: the evidence a grader
 /// tests its hypotheses against (which element the block reached, and from where).
 struct Fault {
@@ -71,6 +81,8 @@ struct Fault {
   std::optional<OverlappingWrite> overlap;
   /// For a cp.async whose shared destination was misaligned (`address`: the destination).
   std::optional<MisalignedDestination> destination;
+  /// For ErrorKind::shared_race between a cp.async and a read (`address`: the word).
+  std::optional<RacingCopy> racing_copy;
 };
 
 /// A CUDA call that failed, a bad launch configuration, or (in the simulator) a kernel

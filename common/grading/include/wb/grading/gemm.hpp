@@ -50,6 +50,9 @@ struct GemmCheck {
   // Which elements of C a thread owns, for the models of the micro-tile's mistakes
   // (none: those models are not tried).
   MicroTile micro_tile;
+  // Where the step's barrier between a stage's reads and its refill goes, for a refill
+  // that raced a read (empty: at the end of the loop).
+  std::string refill_barrier;
   // The step's own models of its mistakes, tried after the shared ones (empty: none).
   std::function<void(Diagnosis& diagnosis, const GemmRun& run)> models;
 #if WB_BACKEND_SIM

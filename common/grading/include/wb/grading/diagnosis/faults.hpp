@@ -48,6 +48,13 @@ std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& ar
 // fits both named where one does ("" where a write was a store, or not from `array`).
 std::string overlapping_writes_cause(const Fault& fault, const FaultedArray& array);
 
+// A race between a cp.async and another thread's read in which the copy belongs to a
+// commit group the reader had not yet committed (Fault::racing_copy): the copying thread
+// was already in a later iteration, refilling a `buffer` ("stage") that the other still
+// read, so the barrier between a buffer's reads and its refill is missing ("" otherwise).
+// `fix`: where the step puts that barrier ("" for the end of the loop, as most do).
+std::string refilled_while_read_cause(const Fault& fault, const std::string& buffer, const std::string& fix = "");
+
 // The same for a convolution's span (1-D, `input` of `n` floats, `width` weights): word j
 // of the span buffer that a block's first tile fills holds input[tile_index * tile - halo
 // + j]. A copy that brought another element there is named with its distance: the halo (a
