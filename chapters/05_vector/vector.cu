@@ -140,8 +140,8 @@ __device__ void load_tile_4(float* smem_tile, const float* gmem_tile, int ld, in
 __device__ void load_whole_tile_16(float* smem_tile, const float* gmem_tile, int ld) {
   const wb::Coord thread_coord = gemm_copy_layout.coord(threadIdx.x);  // in (32,8): quad, first column
   // TODO(step 2): this thread's quads of the whole tile, one 16-byte wb::cp_async_cg each: rows
-  // 4 * thread_coord.row to + 3, columns thread_coord.col and + 8 (gemm_copy_layout.cols apart)
-  // (about 5 lines)
+  // 4 * thread_coord.row to + 3, columns thread_coord.col and + 8 (gemm_copy_layout.cols apart).
+  // Point at the first quad once (in smem_tile and gmem_tile), then loop col from 0 (about 6 lines)
 }
 
 // The same for a tile at an edge of the array: quads at rows past valid_rows or columns

@@ -153,10 +153,13 @@ __device__ void load_tile_4(float* smem_tile, const float* gmem_tile, int ld, in
 __device__ void load_whole_tile_16(float* smem_tile, const float* gmem_tile, int ld) {
   const wb::Coord thread_coord = gemm_copy_layout.coord(threadIdx.x);  // in (32,8): quad, first column
   //! [step 2a hole]
-  const int row = 4 * thread_coord.row;  // the quad's first row
+  // The thread's first quad, found once; the loop from 0 then adds constants only, and
+  // unrolls into two copies (from thread_coord.col it would keep its loop and branches).
+  float* smem_quad = smem_tile + smem_gemm_layout(4 * thread_coord.row, thread_coord.col);
+  const float* gmem_quad = gmem_tile + 4 * thread_coord.row + thread_coord.col * ld;
   WB_UNROLL
-  for (int col = thread_coord.col; col < kGemmTileK; col += gemm_copy_layout.cols) {
-    wb::cp_async_cg(&smem_tile[smem_gemm_layout(row, col)], &gmem_tile[row + col * ld]);
+  for (int col = 0; col < kGemmTileK; col += gemm_copy_layout.cols) {
+    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * ld);
   }
   //! [step 2a hole]
 }

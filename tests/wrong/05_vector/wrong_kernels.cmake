@@ -107,8 +107,8 @@ wb_wrong_kernel(gemm_edge_quads_skipped
 # col + 8, so columns 8 to 15 of every stage are never filled.
 wb_wrong_kernel(whole_tile_first_column_only
   STEP 2
-  FIND "  WB_UNROLL\n  for (int col = thread_coord.col; col < kGemmTileK; col += gemm_copy_layout.cols) {\n    wb::cp_async_cg(&smem_tile[smem_gemm_layout(row, col)], &gmem_tile[row + col * ld]);\n  }"
-  REPLACE "  wb::cp_async_cg(&smem_tile[smem_gemm_layout(row, thread_coord.col)], &gmem_tile[row + thread_coord.col * ld]);"
+  FIND "  WB_UNROLL\n  for (int col = 0; col < kGemmTileK; col += gemm_copy_layout.cols) {\n    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * ld);\n  }"
+  REPLACE "  wb::cp_async_cg(smem_quad, gmem_quad);"
   EXPECT "step 2.*The copies filled the first 1024 words of every 2048-word tile, one half, and the reads walk the whole.*The loop that steps a thread over the tile's columns")
 
 # The outside quads redirected to the tile's start but copied with no source size: each
