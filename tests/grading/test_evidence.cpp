@@ -145,6 +145,28 @@ wb::sim::LaunchStats with_read(std::uint32_t group, std::uint32_t commits, int l
   return stats;
 }
 
+// A copy of a group its reader had not committed yet is a refill by a thread a loop
+// iteration ahead; a copy of one it had, or a reader with no groups, names nothing.
+TEST(Evidence, ARefillThatRacedAReadIsACopyOfALaterGroup) {
+  const auto race = [](unsigned long long group, unsigned long long reader_commits) {
+    Fault fault{{0, 0, 0}, {1, 0, 0}, nullptr, false, 4, 0, std::nullopt, std::nullopt, std::nullopt};
+    fault.racing_copy = wb::RacingCopy{{0, 0, 0}, group, reader_commits};
+    return fault;
+  };
+  const std::string ahead = wb::grading::refilled_while_read_cause(race(3, 3), "stage");
+  EXPECT_TRUE(contains(ahead, "thread (0, 0) copied into a stage in its commit group 4 while thread (1, 0), which "
+                              "had committed 3 groups, still read it"))
+      << ahead;
+  EXPECT_TRUE(contains(ahead, "(at the end of the loop)")) << ahead;
+  EXPECT_TRUE(contains(wb::grading::refilled_while_read_cause(race(3, 3), "stage", "Move load_stage."),
+                       "still read. Move load_stage."));
+  EXPECT_EQ(wb::grading::refilled_while_read_cause(race(2, 3), "stage"), "");
+  EXPECT_EQ(wb::grading::refilled_while_read_cause(race(0, 0), "stage"), "");
+  Fault no_copy = race(3, 3);
+  no_copy.racing_copy.reset();
+  EXPECT_EQ(wb::grading::refilled_while_read_cause(no_copy, "stage"), "");
+}
+
 TEST(Evidence, ACopyReadInFlightNamesWhereItStood) {
   EXPECT_TRUE(contains(wb::grading::in_flight_read_cause(with_read(0, 0, 0, 0, 0, false), 0), "a commit is missing"));
   EXPECT_TRUE(contains(wb::grading::in_flight_read_cause(with_read(0, 1, -1, 0, 0, false), 0), "had not waited"));
