@@ -17,7 +17,6 @@
 //
 // Naming: gmem_ global memory, smem_ shared memory; spans are 1-D, their sizes in the
 // comments.
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -130,12 +129,11 @@ void require_size(const char* function, int n) {
   if (n <= 0) throw std::invalid_argument(std::string(function) + ": n must be at least 1 (" + std::to_string(n) + ")");
 }
 
-// Steps 2 and 3: as many blocks as the GPU runs at once, each walking many tiles (no
-// block waits for a place, none is left over for a last, half-empty wave), and never
-// more blocks than tiles.
-template <class Kernel>
-dim3 streaming_grid(Kernel kernel, int n) {
-  return dim3(static_cast<unsigned>(std::min(tiles_of(n, kStreamTile), wb::resident_blocks(kernel, dim3(kThreads), 0))));
+// Steps 2 and 3: kTilesPerBlock tiles a block, so that the grid is many waves of short
+// blocks: where one block ends early, another takes its place (a grid of one wave, each
+// block walking many tiles, leaves the SMs idle at its end).
+dim3 streaming_grid(int n) {
+  return dim3(static_cast<unsigned>((tiles_of(n, kStreamTile) + kTilesPerBlock - 1) / kTilesPerBlock));
 }
 
 }  // namespace
@@ -148,14 +146,14 @@ void convolve_tiles(const float* gmem_in, const float* gmem_weights, float* gmem
 
 void convolve_double_buffered(const float* gmem_in, const float* gmem_weights, float* gmem_out, int n) {
   require_size("convolve_double_buffered", n);
-  wb::launch(convolve_double_buffered_kernel, streaming_grid(convolve_double_buffered_kernel, n), dim3(kThreads), 0,
+  wb::launch(convolve_double_buffered_kernel, streaming_grid(n), dim3(kThreads), 0,
              gmem_in, gmem_weights, gmem_out, n);
 }
 
 template <int Width>
 void convolve_width(const float* gmem_in, const float* gmem_weights, float* gmem_out, int n) {
   require_size("convolve_width", n);
-  wb::launch(convolve_width_kernel<Width>, streaming_grid(convolve_width_kernel<Width>, n), dim3(kThreads), 0,
+  wb::launch(convolve_width_kernel<Width>, streaming_grid(n), dim3(kThreads), 0,
              gmem_in, gmem_weights, gmem_out, n);
 }
 

@@ -29,6 +29,9 @@ inline constexpr int kSeedSize = 16384;
 inline constexpr int kStreamTile = 2048;
 inline constexpr int kOutputsPerThread = kStreamTile / kThreads;  // 8
 inline constexpr int kBuffers = 2;
+// Each block of steps 2 and 3 walks this many tiles: enough for the copies of one to
+// travel while another is computed, few enough that the grid is many waves of blocks.
+inline constexpr int kTilesPerBlock = 4;
 //! [interface]
 
 // Each function convolves the device array gmem_in (n floats) with the device array

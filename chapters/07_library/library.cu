@@ -25,7 +25,6 @@
 #include <cooperative_groups/memcpy_async.h>
 #include <cuda/pipeline>
 
-#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -145,9 +144,8 @@ void convolve_pipelined(const float* gmem_in, const float* gmem_weights, float* 
   if (n <= 0 || n % 4 != 0) {
     throw std::invalid_argument("convolve_pipelined: n must be a positive multiple of 4 (" + std::to_string(n) + ")");
   }
-  // As many blocks as the GPU runs at once, each walking many tiles, never more than tiles.
-  const int resident = wb::resident_blocks(convolve_pipelined_kernel, dim3(kThreads), 0);
-  const dim3 grid(static_cast<unsigned>(std::min(tiles_of(n, kStreamTile), resident)));
+  // kTilesPerBlock tiles a block, as chapter 6's step 2: many waves of short blocks.
+  const dim3 grid(static_cast<unsigned>((tiles_of(n, kStreamTile) + kTilesPerBlock - 1) / kTilesPerBlock));
   wb::launch(convolve_pipelined_kernel, grid, dim3(kThreads), 0, gmem_in, gmem_weights, gmem_out, n);
 }
 

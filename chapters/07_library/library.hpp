@@ -23,6 +23,7 @@ inline constexpr int kWidth = 5;
 inline constexpr int kHalo = (kWidth - 1) / 2;  // 2
 inline constexpr int kStreamTile = 2048;
 inline constexpr int kStages = 2;
+inline constexpr int kTilesPerBlock = 4;  // chapter 6's: a grid of many waves of short blocks
 inline constexpr int kSpanPad = 4;  // the halo rounded up to 16 bytes
 inline constexpr int kSpan = kStreamTile + 2 * kSpanPad;  // 2056
 

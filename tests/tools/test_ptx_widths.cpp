@@ -11,8 +11,9 @@ namespace {
 
 using wb::tools::CopyKinds;
 
-// Two kernels as nvcc writes them: one with a helper function that issues a 16-byte
-// copy, one with 4-byte copies, a bulk copy and the instructions that are no copies.
+// Kernels as nvcc writes them: one with a helper function that issues a 16-byte copy,
+// one with 4-byte copies, a bulk copy and the instructions that are no copies, one that
+// calls a helper over several lines.
 const char* const kPtx = R"(
 .func _Z4loadPfPKf(
 	.param .b64 _Z4loadPfPKf_param_0
@@ -39,6 +40,28 @@ const char* const kPtx = R"(
 	cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r4], [%rd4], %r5, [%r6];
 	ret;
 }
+.func _Z5edgesPf(
+	.param .b64 _Z5edgesPf_param_0
+)
+{
+	cp.async.ca.shared.global [%r1], [%rd1], 4, %r2;
+	ret;
+}
+.visible .entry _Z5thirdPf(
+	.param .u64 p
+)
+{
+	{ // callseq 0, 0
+	.param .b64 param0;
+	call.uni 
+	_Z5edgesPf, 
+	(
+	param0
+	);
+	} // callseq 0
+	cp.async.cg.shared.global [%r1], [%rd1], 16;
+	ret;
+}
 .visible .entry _Z5plainPf(
 	.param .u64 p
 )
@@ -52,7 +75,9 @@ const std::string kLogHeader =
 
 TEST(PtxWidths, FindsEachKernelsCopiesTheCallsIncluded) {
   const CopyKinds kinds = wb::tools::copy_kinds_in_ptx(kPtx);
-  ASSERT_EQ(kinds.size(), 3u);
+  ASSERT_EQ(kinds.size(), 4u);
+  // A call as nvcc writes one to a function it keeps out of line: over several lines.
+  EXPECT_EQ(kinds.at("third(float*)"), (std::set<std::string>{"4", "16"}));
   EXPECT_EQ(kinds.at("first(float const*, float*)"), (std::set<std::string>{"16"}));
   EXPECT_EQ(kinds.at("ch07::(anonymous namespace)::second(float const*, float*)"),
             (std::set<std::string>{"4", "bulk"}));

@@ -54,15 +54,22 @@ CopyKinds copy_kinds_in_ptx(const std::string& ptx) {
   Function* current = nullptr;
   std::istringstream lines(ptx);
   std::smatch match;
+  static const std::regex call_start(R"(\bcall(\.uni)?\b)");
+  std::string statement;  // a call, which nvcc spreads over several lines, up to its ';'
   for (std::string line; std::getline(lines, line);) {
     if (std::regex_search(line, match, header)) {
       current = &functions[match[4]];
       current->entry = match[2] == "entry";
+      statement.clear();
       continue;
     }
     if (current == nullptr) continue;
     if (const std::string kind = kind_of_line(line); !kind.empty()) current->kinds.insert(kind);
-    if (std::regex_search(line, match, call)) current->calls.insert(match[3]);
+    if (statement.empty() && !std::regex_search(line, call_start)) continue;
+    statement += " " + line;
+    if (line.find(';') == std::string::npos) continue;
+    if (std::regex_search(statement, match, call)) current->calls.insert(match[3]);
+    statement.clear();
   }
   CopyKinds kernels;
   for (const auto& [name, function] : functions) {
