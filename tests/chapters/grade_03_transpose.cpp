@@ -140,9 +140,11 @@ wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(c
   check.reference = [=](const std::vector<float>& input) {
     return wb::grading::transposed(input, rows, cols);
   };
-  check.explain = [=](const std::vector<float>& output, const std::vector<float>&) {
-    return store_loops_from_load_coord(output, rows, cols);
-  };
+  if (step.number >= 2) {  // step 1 has one thread layout, and no write out of a tile
+    check.explain = [=](const std::vector<float>& output, const std::vector<float>&) {
+      return store_loops_from_load_coord(output, rows, cols);
+    };
+  }
   return check;
 }
 

@@ -307,6 +307,16 @@ TEST_F(Chapter5Vector, Step3SixteenByteCopiesOfAnyLength) {
         if (!same && index < whole) return "";
       }
       if (whole == count) return "";
+      // A wrong float that holds another element of the input was copied from the wrong
+      // place: an index mistake, which the misplacement reading names.
+      for (int index = whole; index < count; ++index) {
+        const float value = output[static_cast<std::size_t>(index)];
+        for (int other = 0; other < count; ++other) {
+          if (other != index && std::memcmp(&value, &input[static_cast<std::size_t>(other)], sizeof(float)) == 0) {
+            return "";
+          }
+        }
+      }
       return "only floats " + std::to_string(whole) + " to " + std::to_string(count - 1) +
              " can be wrong here, those of the array's last, partial quad: the whole quads are right. Are "
              "the 1 to 3 floats of that quad copied, float by float with 4-byte copies?";

@@ -112,3 +112,11 @@ wb_wrong_kernel(negative_padding
   FIND "  padding = 1;"
   REPLACE "  padding = -1;"
   EXPECT "step 2.*two threads write smem_tile.*Likely cause: .*copied two different elements of block \\([0-9]+, 0\\)'s tile of the input.*\\(127, [0-9]+\\) and \\(0, [0-9]+\\), into one word.*Both fit a shared index row \\+ col \\* 127: a column stride of 127 where a column of the tile holds 128 rows")
+
+# The row read indexed by hand with the unpadded stride while the copies went through
+# the padded layout: the reads take words the copies never filled (the padding).
+wb_wrong_kernel(row_read_indexed_with_stride_128
+  STEP 2
+  FIND "        sum += smem_tile[smem_layout(row, sum_coord.col)];"
+  REPLACE "        sum += smem_tile[row + kTileRows * sum_coord.col];"
+  EXPECT "step 2.*sums .* are wrong.*Likely cause: thread.*the reads forget the padding")

@@ -164,3 +164,11 @@ wb_wrong_kernel(whole_quad_test_against_the_count
   FIND "  if (first + 4 <= valid) {"
   REPLACE "  if (first + 4 <= count) {"
   EXPECT "step 3.*past its end.*Either the test that sends a vector to the wide copy lets a partial one through \\(all of its floats must lie inside: first \\+ 4 <= the valid count")
+
+# Step 3's copies read from the array's start, not the block's tile: every tile after the
+# first holds the first tile's elements (at 1027 floats, only the last partial quad).
+wb_wrong_kernel(tail_copies_from_the_array_start
+  STEP 3
+  FIND "    wb::cp_async_cg(&smem_tile[first], &gmem_tile_in[first]);"
+  REPLACE "    wb::cp_async_cg(&smem_tile[first], &gmem_in[first]);"
+  EXPECT "step 3.*Likely cause: each wrong element holds the input element its tile's origin earlier.*The tile's origin is left out where the input is read")
