@@ -421,6 +421,7 @@ void grade_bulk_copy(const std::vector<int>& sizes) {
     check.step = kStep3;
     check.copy_bytes = 0;  // several widths: the step checks them itself
     check.input = {n, 1, ch07::kBulkTile, 1};
+    check.tiles_per_block = ch07::kBlockTiles;
     check.output = check.input;
     check.uses_cp_async = false;
     check.run = [=](const float* gmem_in, float* gmem_out) { ch07::copy_bulk(gmem_in, gmem_out, n); };

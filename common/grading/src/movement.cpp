@@ -50,6 +50,13 @@ void check_movement(const MovementCheck& check, const std::string& configuration
     }
     const FaultedArray arrays[] = {{gmem_in.data(), check.input, false, "the input"},
                                    {gmem_out.data(), check.output, transposed, "the output"}};
+    // A block's share of each array, which the hypotheses of where a block's index went
+    // measure from: its tile, or as many consecutive tiles as it walks.
+    ArrayShape input_share = check.input, output_share = check.output;
+    input_share.tile_rows *= check.tiles_per_block;
+    output_share.tile_rows *= check.tiles_per_block;
+    const FaultedArray shares[] = {{gmem_in.data(), input_share, false, "the input"},
+                                   {gmem_out.data(), output_share, transposed, "the output"}};
     if (error.kind() == ErrorKind::misaligned) {
       return misaligned_destination_cause(fault, arrays[0], check.shared_layouts);
     }
@@ -61,7 +68,7 @@ void check_movement(const MovementCheck& check, const std::string& configuration
     for (const FaultedArray& array : arrays) {
       if (std::string cause = start_counted_in_bytes(fault, array); !cause.empty()) return cause;
     }
-    for (const FaultedArray& array : arrays) {
+    for (const FaultedArray& array : shares) {
       if (std::string cause = origin_counted_twice(fault, array); !cause.empty()) return cause;
     }
     // Another array's or a tile's leading dimension that takes the block's tile there.
@@ -73,7 +80,7 @@ void check_movement(const MovementCheck& check, const std::string& configuration
         return cause;
       }
     }
-    for (const FaultedArray& array : arrays) {
+    for (const FaultedArray& array : shares) {
       if (std::string cause = index_leaves_a_whole_tile(fault, array); !cause.empty()) return cause;
     }
     for (const FaultedArray& array : arrays) {

@@ -171,4 +171,4 @@ wb_wrong_kernel(tail_copies_from_the_array_start
   STEP 3
   FIND "    wb::cp_async_cg(&smem_tile[first], &gmem_tile_in[first]);"
   REPLACE "    wb::cp_async_cg(&smem_tile[first], &gmem_in[first]);"
-  EXPECT "step 3.*Likely cause: each wrong element holds the input element its tile's origin earlier.*The tile's origin is left out where the input is read")
+  EXPECT "step 3.*Likely cause: every wrong tile holds the data of the array's first tile.*gmem_in for gmem_tile_in")

@@ -114,6 +114,14 @@ wb_wrong_kernel(span_copied_whole_where_clipped
   EXPECT "step 2.*Likely cause: .*that span starts at input\\[-4\\], before the array, so its copy begins at input\\[0\\], 4 words into the buffer.*last - first, not the whole span")
 
 # Step 3, a bulk copy a tile on a cuda::barrier.
+
+# The copy's size a whole tile's where the arrival expects the tile's own bytes: the last,
+# partial tile's copy reads past the input's end.
+wb_wrong_kernel(bulk_copy_of_a_whole_tile FILE hopper.cu
+  STEP 3
+  FIND "cuda::aligned_size_t<16>(bytes), full);"
+  REPLACE "cuda::aligned_size_t<16>(sizeof(float) * kBulkTile), full);"
+  EXPECT "step 3.*past its end.*Likely cause: a copy reads past the end of the input: the last tile may be partial")
 wb_wrong_kernel(transaction_bytes_of_a_whole_tile FILE hopper.cu
   STEP 3
   FIND "  (void)cuda::device::barrier_arrive_tx(full, 1, bytes);\n"

@@ -406,7 +406,8 @@ std::string past_the_end_of_a_vector(const Fault& fault, const FaultedArray& arr
            "): a loop bound that lets the index reach the length. Either `<=` where `<` is meant, or a bound "
            "other than the array's valid count: the end of a vector (first + 4) where the array ends inside it.";
   }
-  if (fault.bytes > sizeof(float) && first < length && last >= length) {
+  // A vector (8 or 16 bytes), not a bulk copy, whose size is the tile's, not a vector's.
+  if (fault.bytes > sizeof(float) && fault.bytes <= 16 && first < length && last >= length) {
     return "a " + std::to_string(fault.bytes) + "-byte read of elements " + std::to_string(first) + " to " +
            std::to_string(last) + " of " + array.name + ", which has " + std::to_string(length) + ": only " +
            std::to_string(length - first) + " of them lie inside, and a vector copy addresses all of its bytes "

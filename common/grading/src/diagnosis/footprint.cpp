@@ -180,6 +180,14 @@ std::string quarter_cause(const sim::UnfilledRead& read, const sim::LaunchStats&
     if (after == filled.begin()) return "";
     const Run& slot = *std::prev(after);
     if (word < slot.end || word >= slot.begin + 4 * length) return "";
+    // A slot read whole, its filled quarter too: a block that reads only words past a
+    // copy's (another buffer than the one it filled) is not reading a slot cut short.
+    const std::vector<bool>& read_words = read.footprint.read;
+    bool filled_part_read = false;
+    for (std::size_t filled_word = slot.begin; filled_word < slot.end && filled_word < read_words.size(); ++filled_word) {
+      filled_part_read = filled_part_read || read_words[filled_word];
+    }
+    if (!filled_part_read) return "";
   }
   const CopySize copy = copy_size_at(stats, read.nearest_write_pc);
   if (copy.bytes != 4 * length || (!copy.library && length != 1)) return "";

@@ -94,21 +94,6 @@ std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const Ar
            ". The tile's origin is counted twice where the input is read: an index that already counts from "
            "the tile's first element (a pointer to the tile) was given the global row and column too.";
   }
-  // The tile's origin left out where the input is read: an index that counts from the
-  // tile's first element applied to the array's start.
-  if (sources_known && all_fit(misplaced, [&](const Misplaced& m) {
-        const int origin_row = m.expected_source_row / input.tile_rows * input.tile_rows;
-        const int origin_col = m.expected_source_col / input.tile_cols * input.tile_cols;
-        return (origin_row != 0 || origin_col != 0) && m.source_row == m.expected_source_row - origin_row &&
-               m.source_col == m.expected_source_col - origin_col;
-      })) {
-    return "each wrong element holds the input element its tile's origin earlier: " + pair_text(first.row, first.col) +
-           " holds the input's " + pair_text(first.source_row, first.source_col) + " instead of " +
-           pair_text(first.expected_source_row, first.expected_source_col) +
-           ", as if every tile were the first. The tile's origin is left out where the input is read: an index "
-           "that counts from the tile's first element is applied to the array's start (the array's pointer where "
-           "the pointer to the block's tile is meant).";
-  }
   // The tile's origin given as the tile's index (the block's index where its first
   // element's row and column are meant): a bulk tensor copy's coordinates, or `blockIdx.x`
   // for `blockIdx.x * kTile`.

@@ -28,6 +28,9 @@ struct MovementCheck {
   std::function<void(const float* gmem_in, float* gmem_out)> run;
   // output[i], column-major, from the input.
   std::function<std::vector<double>(const std::vector<float>& input)> reference;
+  // How many consecutive tiles (along the rows) each block walks: block b's share of
+  // the arrays, which a fault's index hypotheses measure from (1: its tile alone).
+  int tiles_per_block = 1;
   // Whether the step loads through cp.async: if it issued none at all, the report says so
   // instead of reading the poison left in shared memory as a missing barrier.
   bool uses_cp_async = true;
