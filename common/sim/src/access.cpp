@@ -82,6 +82,13 @@ constexpr std::size_t kSharedReachBelow = 4096;
 void on_shared_access(ThreadState& thread, const void* address, std::size_t bytes, bool write,
                       const void* pc, bool atomic) {
   if (atomic) return;
+  if (!write && thread.released_file != nullptr) {
+    const auto* first = static_cast<const std::byte*>(address);
+    for (std::size_t offset = 0; offset < bytes; offset += 4) {
+      thread.worker->reads_after_release.try_emplace(first + offset, Worker::ReadAfterRelease{
+          thread.linear_index, pc, thread.released_file, thread.released_line});
+    }
+  }
   record_access(thread, reinterpret_cast<std::uintptr_t>(address), bytes,
                 write ? AccessKind::shared_store : AccessKind::shared_load, pc);
   if (SharedConflict conflict;

@@ -107,6 +107,22 @@ void land_batch(Worker& worker, const BlockPipeline& pipeline, std::uint32_t ind
   for (unsigned owner = 0; owner < batch.copies.size(); ++owner) {
     ThreadState& issuer = *worker.threads[owner];
     for (const PendingCopy& copy : batch.copies[owner]) {
+      for (int offset = 0; offset < copy.copy_bytes && !worker.reads_after_release.empty(); offset += 4) {
+        const auto read = worker.reads_after_release.find(copy.destination + offset);
+        if (read == worker.reads_after_release.end() || read->second.thread == owner) continue;
+        const Worker::ReadAfterRelease& reader = read->second;
+        kernel_fail_at(
+            source_line_of(copy.pc),
+            "cuda::pipeline: thread " + format_index(worker.threads[reader.thread]->index) + " read " +
+                describe_shared_address(worker.shared, copy.destination + offset, 4, reader.pc) + " at " +
+                source_line_of(reader.pc) + " after its consumer_release() at " + reader.release_file + ":" +
+                std::to_string(reader.release_line) + ", which hands the stage back; thread " +
+                format_index(issuer.index) + "'s copy of " + stage_text(pipeline, index) +
+                " lands on that word: once every thread has released a stage, the next producer_acquire() may "
+                "refill it while a thread still reads it. consumer_release() comes after the stage's last "
+                "read (after the tile is computed), not right after consumer_wait().",
+            ErrorKind::pipeline);
+      }
       SharedConflict conflict;
       if (!check_shared_race(issuer, copy.destination, static_cast<std::size_t>(copy.copy_bytes), true, copy.pc,
                              conflict, false, copy.source)) {
@@ -442,6 +458,7 @@ void pipeline_call(const void* shared_state, PipelineCall call, const char* file
       if (!state.landed) land_batch(worker, pipeline, batch, state);  // the first consumer to get here
       if (!state.has_copies) ++stats.pipeline_empty_waits;
       ++pipeline.waited[self];
+      thread.released_file = nullptr;  // what it reads from here on is the stage it waited for
       ++stats.pipeline_waits;
       break;
     }
@@ -455,6 +472,8 @@ void pipeline_call(const void* shared_state, PipelineCall call, const char* file
       }
       ++pipeline.released[self];
       ++stats.pipeline_releases;
+      thread.released_file = file;
+      thread.released_line = line;
       PipelineBatch& state = batch_of(pipeline, batch, threads);
       if (++state.released == threads) {
         pipeline.batches.erase(batch);
@@ -468,7 +487,11 @@ void pipeline_call(const void* shared_state, PipelineCall call, const char* file
 
 void begin_block_pipelines(Worker& worker) {
   worker.pipelines.clear();
-  for (auto& thread : worker.threads) thread->pipeline_call = nullptr;
+  worker.reads_after_release.clear();
+  for (auto& thread : worker.threads) {
+    thread->pipeline_call = nullptr;
+    thread->released_file = nullptr;
+  }
 }
 
 void finish_block_pipelines(Worker& worker) {

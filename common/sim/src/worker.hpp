@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "fiber.hpp"
@@ -116,6 +117,10 @@ struct ThreadState {
   const char* pipeline_file = nullptr;
   int pipeline_line = 0;
   const void* waiting_mbarrier = nullptr;  // while at_mbarrier (pipeline_call names the wait)
+  // Between its consumer_release() and its next consumer_wait(): where it released, for
+  // the evidence of a read of a stage after handing it back (nullptr outside).
+  const char* released_file = nullptr;
+  int released_line = 0;
   std::vector<AccessRecord> accesses;  // since the last barrier
   std::size_t record_limit = 0;        // the most accesses recorded between barriers
   bool past_request_limit = false;     // more accesses than that were made
@@ -345,6 +350,16 @@ struct Worker {
   bool block_aborting = false;
   const Allocation* last_allocation = nullptr;  // a cache for global accesses
   std::deque<BlockPipeline> pipelines;  // the running block's cuda::pipeline objects (stable references)
+  // The running block's shared reads made by a thread after its consumer_release(), by word
+  // address: a later stage's copy of another thread that lands on one of them refilled a
+  // stage that thread still read (library_copy.cpp).
+  struct ReadAfterRelease {
+    unsigned thread;
+    const void* pc;
+    const char* release_file;
+    int release_line;
+  };
+  std::unordered_map<const std::byte*, ReadAfterRelease> reads_after_release;
   std::deque<BlockMbarrier> mbarriers;  // the running block's mbarriers
   // Whether stats.unfilled_read belongs to the running block, which may still add to it.
   bool unfilled_read_running = false;

@@ -113,6 +113,14 @@ wb_wrong_kernel(span_copied_whole_where_clipped
   REPLACE "cuda::aligned_size_t<16>(sizeof(float) * kSpan), pipeline);"
   EXPECT "step 2.*Likely cause: .*that span starts at input\\[-4\\], before the array, so its copy begins at input\\[0\\], 4 words into the buffer.*last - first, not the whole span")
 
+# consumer_release() right after consumer_wait(), before the tile is computed: the next
+# acquire may refill the stage while slower threads still read it.
+wb_wrong_kernel(stage_released_before_it_is_read
+  STEP 2
+  FIND "    convolve_tile(smem_span[stage], smem_weights, gmem_out, n, tile * kStreamTile);\n    pipeline.consumer_release();  // everyone done with it: the next acquire may refill it\n"
+  REPLACE "    pipeline.consumer_release();\n    convolve_tile(smem_span[stage], smem_weights, gmem_out, n, tile * kStreamTile);\n"
+  EXPECT "step 2.*kernel failed.*after its consumer_release\\(\\) at .*library.cu:[0-9]+, which hands the stage back.*Likely cause: the pipeline's calls out of order")
+
 # Step 3, a bulk copy a tile on a cuda::barrier.
 
 # The copy's size a whole tile's where the arrival expects the tile's own bytes: the last,
