@@ -115,7 +115,7 @@ void land_batch(Worker& worker, const BlockPipeline& pipeline, std::uint32_t ind
             source_line_of(copy.pc),
             "cuda::pipeline: thread " + format_index(worker.threads[reader.thread]->index) + " read " +
                 describe_shared_address(worker.shared, copy.destination + offset, 4, reader.pc) + " at " +
-                source_line_of(reader.pc) + " after its consumer_release() at " + reader.release_file + ":" +
+                source_line_of(reader.pc) + " after its consumer_release() at " + project_relative(reader.release_file) + ":" +
                 std::to_string(reader.release_line) + ", which hands the stage back; thread " +
                 format_index(issuer.index) + "'s copy of " + stage_text(pipeline, index) +
                 " lands on that word: once every thread has released a stage, the next producer_acquire() may "
