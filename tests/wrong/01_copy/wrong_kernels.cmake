@@ -151,3 +151,10 @@ wb_wrong_kernel(threads_outside_the_array_return
   FIND "  //! [step 2 hole]\n  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {"
   REPLACE "  //! [step 2 hole]\n  if (thread_coord.row >= valid_rows || thread_coord.col >= valid_cols) return;\n  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {"
   EXPECT "step 2.*Likely cause: [0-9]+ threads of block \\([0-9]+,[0-9]+,0\\) \\(thread \\([0-9]+,0,0\\) the first\\) returned from the kernel before the __syncthreads\\(\\) at [^ ]*copy.cu:[0-9]+ that the others reached, and outputs of that block were never written")
+
+# The two loops' bounds exchanged: the columns run to valid_rows, past the tile's 16.
+wb_wrong_kernel(tile_bounds_exchanged
+  STEP 2
+  FIND "  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {"
+  REPLACE "  for (int col = thread_coord.col; col < valid_rows; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_cols; row += kThreadRows) {"
+  EXPECT "step 2.*one past the tile's last \\(15\\): a loop bound one past the tile \\(`<=` where `<` is meant\\) or the two loops' bounds exchanged \\(the columns bounded by the tile's rows \\(valid_rows\\)\\)")

@@ -147,13 +147,26 @@ std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& ar
   if (one_past_the_tile(local, array)) {
     const bool row_past = local.row == shape.tile_rows;
     const long long last = row_past ? shape.tile_rows - 1 : shape.tile_cols - 1;
+    // The ways there: a bound one past; the origin counted twice, where the block's origin
+    // is not 0 along that side (at 0 it adds nothing); the tile's two bounds exchanged,
+    // where the side run past is the tile's shorter one (the other bound lets it on).
+    const bool origin_possible = row_past ? origin.row != 0 : origin.col != 0;
+    const bool exchanged_possible = row_past ? shape.tile_rows < shape.tile_cols : shape.tile_cols < shape.tile_rows;
+    std::string ways = "a loop bound one past the tile (`<=` where `<` is meant)";
+    if (origin_possible) {
+      ways += std::string(exchanged_possible ? ", " : " or ") + "the tile's origin added to an index that already "
+              "counts from it";
+    }
+    if (exchanged_possible) {
+      ways += std::string(" or the two loops' bounds exchanged (the ") + (row_past ? "rows" : "columns") +
+              " bounded by the tile's " + (row_past ? "columns (valid_cols)" : "rows (valid_rows)") + ")";
+    }
     return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
            pair_text(fault.thread[0], fault.thread[1]) + " " + (fault.write ? "wrote" : "read") + " element " +
            pair_text(element->row, element->col) + " of " + array.name + ", which is " +
            (row_past ? "row " : "column ") + std::to_string(row_past ? local.row : local.col) +
-           " of its tile, one past the tile's last (" + std::to_string(last) +
-           "): a loop bound one past the tile (`<=` where `<` is meant), or the tile's origin added to an index "
-           "that already counts from it, reaches this element.";
+           " of its tile, one past the tile's last (" + std::to_string(last) + "): " + ways +
+           " reaches this element.";
   }
   // A GEMM operand's columns run over every k, whose last tile may be partial: a bound
   // there may be at fault.
