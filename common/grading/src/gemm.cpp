@@ -140,6 +140,12 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
     for (const FaultedArray& operand : operands) {
       if (std::string cause = overlapping_writes_cause(*error.fault(), operand); !cause.empty()) return cause;
     }
+    for (int side = 0; side < 2; ++side) {
+      if (std::string cause = other_operands_valid_rows(*error.fault(), operands[side], operands[1 - side]);
+          !cause.empty()) {
+        return cause;
+      }
+    }
     for (const FaultedArray& operand : operands) {
       if (std::string cause = origin_counted_twice(*error.fault(), operand); !cause.empty()) return cause;
     }

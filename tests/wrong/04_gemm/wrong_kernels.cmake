@@ -62,6 +62,14 @@ wb_wrong_kernel(thread_row_and_column_exchanged_in_the_products
   REPLACE "          acc[i][j] += smem_a[smem_a_layout(thread_coord.col + i * kThreadRows, kk)] *\n                       smem_b[smem_b_layout(thread_coord.row + j * kThreadCols, kk)];\n        }\n      }\n    }\n    __syncthreads();  // everyone has read the tiles before the next copies overwrite them"
   EXPECT "step 2.*thread's coordinate is read one way for the products and the other way for the store")
 
+# B's tile loaded with A's valid rows: in the last column of blocks (valid_n 8) the copies
+# read B's rows past n, past its end in its last column.
+wb_wrong_kernel(b_tile_bounded_by_valid_m
+  STEP 2
+  FIND "    load_tile_async(smem_b, smem_b_layout, gmem_b_rows + k0 * n, n, valid_n, valid_k);"
+  REPLACE "    load_tile_async(smem_b, smem_b_layout, gmem_b_rows + k0 * n, n, valid_m, valid_k);"
+  EXPECT "step 2.*Likely cause: block \\([0-9]+, 1\\)'s thread \\([0-9]+, [0-9]+\\) read row [0-9]+ of its tile of B in the last column, past B's end: its tile has 8 valid rows, and A's has [0-9]+. B's tile is loaded with A's valid rows: bound it by its own \\(valid_n\\)")
+
 # wait<0> where the pipeline asks for wait<kStages - 2>: every copy lands at each wait,
 # the next tile's too, and nothing is left in flight while a tile is computed.
 wb_wrong_kernel(pipeline_serialised_by_wait_0

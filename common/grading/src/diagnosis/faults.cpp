@@ -432,6 +432,27 @@ std::string past_the_end_of_a_vector(const Fault& fault, const FaultedArray& arr
   return "";
 }
 
+std::string other_operands_valid_rows(const Fault& fault, const FaultedArray& operand, const FaultedArray& other) {
+  if (!operand.rows_only || !other.rows_only) return "";
+  const long long rows = operand.shape.rows, cols = operand.shape.cols;
+  const long long offset = offset_of(fault, operand);
+  if (offset < rows * cols || offset >= rows * cols + other.shape.tile_rows) return "";
+  // The block's tiles: B's along the grid's y, A's along its x.
+  const long long tile_first = static_cast<long long>(operand.grid_transposed ? fault.block[1] : fault.block[0]) *
+                               operand.shape.tile_rows;
+  const long long other_first = static_cast<long long>(other.grid_transposed ? fault.block[1] : fault.block[0]) *
+                                other.shape.tile_rows;
+  const long long row = offset - (cols - 1) * rows - tile_first;  // in the tile, in the last column
+  const long long valid = std::min<long long>(operand.shape.tile_rows, rows - tile_first);
+  const long long other_valid = std::min<long long>(other.shape.tile_rows, other.shape.rows - other_first);
+  if (row < valid || row >= other_valid || valid == other_valid) return "";
+  return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " + pair_text(fault.thread[0], fault.thread[1]) +
+         " read row " + std::to_string(row) + " of its tile of " + operand.name + " in the last column, past " +
+         operand.name + "'s end: its tile has " + std::to_string(valid) + " valid rows, and " + other.name + "'s has " +
+         std::to_string(other_valid) + ". " + operand.name + "'s tile is loaded with " + other.name +
+         "'s valid rows: bound it by its own (valid_" + operand.leading_dimension + ").";
+}
+
 std::string start_counted_in_bytes(const Fault& fault, const FaultedArray& array) {
   const long long length = array.shape.rows, tile = array.shape.tile_rows;
   if (array.shape.cols != 1 || tile <= 0) return "";

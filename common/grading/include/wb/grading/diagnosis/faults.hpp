@@ -75,6 +75,12 @@ std::string span_overlap_cause(const Fault& fault, const float* input, int n, in
 std::string leading_dimension_of_a_fault(const Fault& fault, const FaultedArray& array,
                                          const std::vector<std::pair<int, std::string>>& candidates);
 
+// A GEMM operand read past its end in its last column, at row r of the faulting block's
+// tile where r lies past this operand's valid rows and below the other operand's: the
+// tile loaded with the other operand's valid rows (valid_m for B, valid_n for A). `other`
+// is the other operand, its `name` and shape giving its valid rows ("" otherwise).
+std::string other_operands_valid_rows(const Fault& fault, const FaultedArray& operand, const FaultedArray& other);
+
 // A copy of a 1-D array (one column) whose first element, past the array's end, is four
 // times a tile's first element inside it: the tile's start counted in bytes (sizeof(float)
 // * first) and added to a float pointer, which counts floats already ("" else).
