@@ -163,3 +163,10 @@ wb_wrong_kernel(b_fragment_column_stride_of_the_k_tile
   FIND "&smem_b_stage[smem_b4_layout(micro_col(thread_coord.col, v), kk)]"
   REPLACE "&smem_b_stage[micro_col(thread_coord.col, v) + kk * kTileK]"
   EXPECT "step 4.*Likely cause: C is exactly the product that reads B's fragments from its shared tile with a column stride of 8 .the k-tile's width. where the tile's columns are 128 floats apart")
+
+# B's fragment read from A's stage: every column of C multiplies A by A's own rows.
+wb_wrong_kernel(b_fragment_from_a_stage
+  STEP 4
+  FIND "&smem_b_stage[smem_b4_layout(micro_col(thread_coord.col, v), kk)]"
+  REPLACE "&smem_a_stage[smem_b4_layout(micro_col(thread_coord.col, v), kk)]"
+  EXPECT "step 4.*Likely cause: C is exactly the product that reads B's fragments from A's shared tile")

@@ -126,6 +126,36 @@ void add_product_models(Diagnosis& diagnosis, const GemmRun& run) {
             origin,
         [=] { return gemm_abt_with(run.shape, origin_in_rows(run.a, m), origin_in_rows(run.b, n)); });
   }
+  // One operand's fragments read from the other's shared tile (smem_a_stage where
+  // smem_b_stage is meant): C(i, j) multiplies row i of A by the other tile's row at j's
+  // place in its tile, the block's own rows of that operand (zero past its valid rows).
+  const auto tile_read_from_the_other = [=](bool b_from_a) {
+    const std::vector<float>& source = b_from_a ? run.a : run.b;
+    const int source_rows = b_from_a ? m : n;
+    std::vector<double> c(at(0, n, m), 0.0);
+    for (int j = 0; j < n; ++j) {
+      for (int i = 0; i < m; ++i) {
+        // A's fragment from B's tile: B's rows of this block (j's), at i's place in A's tile.
+        const int row = b_from_a ? i / run.tile_m * run.tile_m + j % run.tile_n : j / run.tile_n * run.tile_n + i % run.tile_m;
+        if (row >= source_rows) continue;
+        double sum = 0.0;
+        for (int p = 0; p < k; ++p) {
+          const double kept = b_from_a ? a_at(i, p) : b_at(j, p);
+          sum += kept * static_cast<double>(source[at(row, p, source_rows)]);
+        }
+        c[at(i, j, m)] = sum;
+      }
+    }
+    return c;
+  };
+  if (run.tile_m == run.tile_n) {
+    diagnosis.model("C is exactly the product that reads B's fragments from A's shared tile: each thread's b_frag "
+                    "comes from smem_a's stage where smem_b's is meant.",
+                    [=] { return tile_read_from_the_other(true); });
+    diagnosis.model("C is exactly the product that reads A's fragments from B's shared tile: each thread's a_frag "
+                    "comes from smem_b's stage where smem_a's is meant.",
+                    [=] { return tile_read_from_the_other(false); });
+  }
   // A fragment read from its shared tile with a column stride of tile_k (the k-tile's
   // width, as a row-major tile would have) where the tile's columns are `stride` floats
   // apart: element (r, kk) of the tile read at word r + kk * tile_k, which holds element
