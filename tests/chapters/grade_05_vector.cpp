@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -177,56 +178,54 @@ void add_edge_quad_models(wb::grading::Diagnosis& diagnosis, const wb::grading::
       [&run, m = m, n = n, first_of_quad] {
         return wb::grading::gemm_abt_with(run.shape, first_of_quad(run.a, m), first_of_quad(run.b, n));
       });
-  // The quads outside the array given a valid source (the tile's start) but no source
-  // size: each copies the tile's first quad, rows 0-3 of its first column, in full. Only
-  // the columns past k reach C (rows past the array's make rows of C that do not exist).
-  if (k % tile_k != 0) {
-    const int padded_k = (k + tile_k - 1) / tile_k * tile_k;
-    const auto first_quad_past_k = [=](const std::vector<float>& operand, int rows) {
-      return [&operand, rows, k = k, tile, tile_k](int row, int p) {
-        if (p < k) return static_cast<double>(operand[static_cast<std::size_t>(row) + static_cast<std::size_t>(p) * rows]);
-        if (rows % 4 != 0) return 0.0;  // that operand's 4-byte copies zero-fill as chapter 4's
-        const int first_row = row / tile * tile + row % 4;
-        const int first_col = p / tile_k * tile_k;
-        return static_cast<double>(
-            operand[static_cast<std::size_t>(first_row) + static_cast<std::size_t>(first_col) * rows]);
+  if (k % tile_k == 0) return;
+  // The mistakes of the quads outside the array, in the last, partial k-tile: C over the
+  // k-tiles padded to whole, each operand's columns past k holding what `past_k` says.
+  const int k_tiles = (k + tile_k - 1) / tile_k, padded_k = k_tiles * tile_k;
+  using PastK = std::function<double(const std::vector<float>& operand, int rows, int row, int p)>;
+  const auto past_k_model = [&diagnosis, &run, m = m, n = n, k = k, padded_k](const std::string& cause,
+                                                                                const PastK& past_k) {
+    diagnosis.model(cause, [&run, m, n, k, padded_k, past_k] {
+      const auto operand_at = [k, &past_k](const std::vector<float>& operand, int rows) {
+        return [&operand, rows, k, &past_k](int row, int p) {
+          return p < k ? static_cast<double>(operand[static_cast<std::size_t>(row) + static_cast<std::size_t>(p) * rows])
+                       : past_k(operand, rows, row, p);
+        };
       };
-    };
-    diagnosis.model(
-        "C is exactly the product in which the last k-tile's columns past k (" + std::to_string(k) + " to " +
-            std::to_string(padded_k - 1) + ") hold copies of the tile's first quad (rows 0-3 of its first column): "
-            "the quads outside the array were copied from the redirected source in full, with no source size. A "
-            "valid source address is not enough: a source size of 0 makes the copy write zeros, "
-            "wb::cp_async_cg(dst, inside ? src : gmem_tile, inside ? 16 : 0).",
-        [&run, m = m, n = n, padded_k, first_quad_past_k] {
-          wb::grading::GemmShape padded = run.shape;
-          padded.k = padded_k;
-          return wb::grading::gemm_abt_with(padded, first_quad_past_k(run.a, m), first_quad_past_k(run.b, n));
-        });
-  }
-  // The quads outside the array skipped instead of zero-filled: in the last, partial
-  // k-tile the columns past k keep what their stage held kGemmStages k-tiles before.
-  const int k_tiles = (k + tile_k - 1) / tile_k, stale_shift = ch05::kGemmStages * tile_k;
-  if (k % tile_k == 0 || k_tiles <= ch05::kGemmStages || m % 4 != 0 || n % 4 != 0) return;
-  const auto stale_after_k = [k = k, stale_shift](const std::vector<float>& operand, int rows) {
-    return [&operand, rows, k, stale_shift](int row, int p) {
-      const int column = p < k ? p : p - stale_shift;
-      return static_cast<double>(operand[static_cast<std::size_t>(row) + static_cast<std::size_t>(column) * rows]);
-    };
+      wb::grading::GemmShape padded = run.shape;
+      padded.k = padded_k;
+      return wb::grading::gemm_abt_with(padded, operand_at(run.a, m), operand_at(run.b, n));
+    });
   };
-  const int padded_k = k_tiles * tile_k;
-  diagnosis.model(
-      "C is exactly the product in which the last k-tile's columns past k (" + std::to_string(k) + " to " +
-          std::to_string(padded_k - 1) + ") hold what their stage held " + std::to_string(ch05::kGemmStages) +
-          " k-tiles before (columns " + std::to_string(k - stale_shift) + " to " +
-          std::to_string(padded_k - 1 - stale_shift) +
-          "): the quads outside the array were skipped instead of copied with a source size of 0, which writes "
-          "zeros: wb::cp_async_cg(dst, inside ? src : gmem_tile, inside ? 16 : 0).",
-      [&run, m = m, n = n, padded_k, stale_after_k] {
-        wb::grading::GemmShape padded = run.shape;
-        padded.k = padded_k;
-        return wb::grading::gemm_abt_with(padded, stale_after_k(run.a, m), stale_after_k(run.b, n));
-      });
+  // Given a valid source (the tile's start) but no source size: each outside quad copies
+  // the tile's first quad, rows 0-3 of its first column, in full. Only the columns past k
+  // reach C (rows past the array's make rows of C that do not exist).
+  past_k_model("C is exactly the product in which the last k-tile's columns past k (" + std::to_string(k) + " to " +
+                   std::to_string(padded_k - 1) + ") hold copies of the tile's first quad (rows 0-3 of its first "
+                   "column): the quads outside the array were copied from the redirected source in full, with no "
+                   "source size. A valid source address is not enough: a source size of 0 makes the copy write "
+                   "zeros, wb::cp_async_cg(dst, inside ? src : gmem_tile, inside ? 16 : 0).",
+               [tile, tile_k](const std::vector<float>& operand, int rows, int row, int p) {
+                 if (rows % 4 != 0) return 0.0;  // that operand's 4-byte copies zero-fill as chapter 4's
+                 const int first_row = row / tile * tile + row % 4;
+                 const int first_col = p / tile_k * tile_k;
+                 return static_cast<double>(
+                     operand[static_cast<std::size_t>(first_row) + static_cast<std::size_t>(first_col) * rows]);
+               });
+  // Skipped instead of zero-filled: the columns past k keep what their stage held
+  // kGemmStages k-tiles before.
+  const int stale_shift = ch05::kGemmStages * tile_k;
+  if (k_tiles <= ch05::kGemmStages || m % 4 != 0 || n % 4 != 0) return;
+  past_k_model("C is exactly the product in which the last k-tile's columns past k (" + std::to_string(k) + " to " +
+                   std::to_string(padded_k - 1) + ") hold what their stage held " +
+                   std::to_string(ch05::kGemmStages) + " k-tiles before (columns " + std::to_string(k - stale_shift) +
+                   " to " + std::to_string(padded_k - 1 - stale_shift) +
+                   "): the quads outside the array were skipped instead of copied with a source size of 0, which "
+                   "writes zeros: wb::cp_async_cg(dst, inside ? src : gmem_tile, inside ? 16 : 0).",
+               [stale_shift](const std::vector<float>& operand, int rows, int row, int p) {
+                 return static_cast<double>(
+                     operand[static_cast<std::size_t>(row) + static_cast<std::size_t>(p - stale_shift) * rows]);
+               });
 }
 
 TEST_F(Chapter5Vector, Step1EightAndSixteenByteCopies) {
