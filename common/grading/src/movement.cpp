@@ -81,9 +81,6 @@ void check_movement(const MovementCheck& check, const std::string& configuration
       }
     }
     for (const FaultedArray& array : shares) {
-      if (std::string cause = offset_scaled_to_bytes(fault, array); !cause.empty()) return cause;
-    }
-    for (const FaultedArray& array : shares) {
       if (std::string cause = index_leaves_a_whole_tile(fault, array); !cause.empty()) return cause;
     }
     for (const FaultedArray& array : arrays) {

@@ -118,13 +118,6 @@ wb_wrong_kernel(source_without_the_tile_origin
   REPLACE "&gmem_in[gmem_layout(row, col)]"
   EXPECT "step 1.*every wrong tile holds the data of the array's first tile.*gmem_in for gmem_tile_in")
 
-# The offsets scaled to bytes and added to float pointers: every address 4 times as far.
-wb_wrong_kernel(offsets_scaled_by_sizeof_float
-  STEP 1
-  FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);"
-  REPLACE "      wb::cp_async(smem_tile + smem_layout(row, col) * sizeof(float), gmem_tile_in + gmem_layout(row, col) * sizeof(float));"
-  EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\([0-9]+, [0-9]+\\) read element .* 4 times as far from the tile's first element as the tile's element .*An offset in elements was scaled to bytes")
-
 wb_wrong_kernel(out_of_bounds_tail
   STEP 2
   FIND "col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows;"

@@ -453,30 +453,6 @@ std::string other_operands_valid_rows(const Fault& fault, const FaultedArray& op
          "'s valid rows: bound it by its own (valid_" + operand.leading_dimension + ").";
 }
 
-std::string offset_scaled_to_bytes(const Fault& fault, const FaultedArray& array) {
-  const ArrayShape& shape = array.shape;
-  if (shape.cols == 1 || array.rows_only) return "";
-  const Element origin = tile_origin(fault, array);
-  if (!tile_is_whole(origin, array)) return "";
-  const long long rows = shape.rows;
-  const long long from_tile = offset_of(fault, array) - (origin.row + origin.col * rows);
-  const auto scale = static_cast<long long>(sizeof(float));
-  if (from_tile <= 0 || from_tile % scale != 0) return "";
-  const Element meant{(from_tile / scale) % rows, (from_tile / scale) / rows};
-  const Element reached{from_tile % rows, from_tile / rows};
-  const bool meant_inside = meant.row < shape.tile_rows && meant.col < shape.tile_cols;
-  const bool reached_inside = reached.row < shape.tile_rows && reached.col < shape.tile_cols;
-  if (!meant_inside || reached_inside) return "";
-  // Within a tile past the edge, a loop that runs on past it (a bound) reaches first.
-  if (reached.row < 2 * shape.tile_rows && reached.col < 2 * shape.tile_cols) return "";
-  return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " + pair_text(fault.thread[0], fault.thread[1]) +
-         " " + (fault.write ? "wrote" : "read") + " element " +
-         pair_text(origin.row + reached.row, origin.col + reached.col) + " of " + array.name + ", outside its tile: " +
-         std::to_string(sizeof(float)) + " times as far from the tile's first element as the tile's element " +
-         pair_text(meant.row, meant.col) + ". An offset in elements was scaled to bytes (* sizeof(float)) and added "
-         "to a float pointer, which counts floats already: &tile[layout(row, col)], with no sizeof.";
-}
-
 std::string start_counted_in_bytes(const Fault& fault, const FaultedArray& array) {
   const long long length = array.shape.rows, tile = array.shape.tile_rows;
   if (array.shape.cols != 1 || tile <= 0) return "";

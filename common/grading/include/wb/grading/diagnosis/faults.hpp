@@ -81,12 +81,6 @@ std::string leading_dimension_of_a_fault(const Fault& fault, const FaultedArray&
 // is the other operand, its `name` and shape giving its valid rows ("" otherwise).
 std::string other_operands_valid_rows(const Fault& fault, const FaultedArray& operand, const FaultedArray& other);
 
-// A 2-D array's element outside the faulting block's tile that lies sizeof(float) times as
-// far from the tile's first element as an element inside the tile, and a tile or more past
-// its edge (nearer, a loop's bound reaches first): an offset in elements scaled to bytes
-// and added to a float pointer, which counts floats already ("" else).
-std::string offset_scaled_to_bytes(const Fault& fault, const FaultedArray& array);
-
 // A copy of a 1-D array (one column) whose first element, past the array's end, is four
 // times a tile's first element inside it: the tile's start counted in bytes (sizeof(float)
 // * first) and added to a float pointer, which counts floats already ("" else).
