@@ -48,6 +48,9 @@ void check_movement(const MovementCheck& check, const std::string& configuration
     if (std::string cause = copy_wider_than_the_step(fault, error.kind(), check.copy_bytes); !cause.empty()) {
       return cause;
     }
+    if (check.explain_fault) {
+      if (std::string cause = check.explain_fault(fault, gmem_in.data()); !cause.empty()) return cause;
+    }
     const FaultedArray arrays[] = {{gmem_in.data(), check.input, false, "the input"},
                                    {gmem_out.data(), check.output, transposed, "the output"}};
     // A block's share of each array, which the hypotheses of where a block's index went

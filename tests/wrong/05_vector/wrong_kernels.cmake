@@ -172,3 +172,10 @@ wb_wrong_kernel(tail_copies_from_the_array_start
   FIND "    wb::cp_async_cg(&smem_tile[first], &gmem_tile_in[first]);"
   REPLACE "    wb::cp_async_cg(&smem_tile[first], &gmem_in[first]);"
   EXPECT "step 3.*Likely cause: every wrong tile holds the data of the array's first tile.*gmem_in for gmem_tile_in")
+
+# Step 3's quad addressed through float4 pointers with a float index: four times as far.
+wb_wrong_kernel(float_index_on_float4_pointers
+  STEP 3
+  FIND "    wb::cp_async_cg(&smem_tile[first], &gmem_tile_in[first]);"
+  REPLACE "    wb::cp_async_cg(reinterpret_cast<float4*>(smem_tile) + first, reinterpret_cast<const float4*>(gmem_tile_in) + first);"
+  EXPECT "step 3.*Likely cause: block 0's thread [0-9]+ read float [0-9]+ of its tile with its first copy, where its quad starts at float [0-9]+: four times as far, as a float index added to a float4 pointer moves")

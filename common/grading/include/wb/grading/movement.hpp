@@ -40,6 +40,10 @@ struct MovementCheck {
   // The shared tiles' layouts of the chapter (empty: none padded), so that a copy whose
   // shared destination is misaligned names the layout its index went through.
   std::vector<SharedLayout> shared_layouts;
+  // The step's own reading of a fault (which element its thread was meant to reach says
+  // which index is wrong), with the input's device pointer: a cause, or "" to leave it to
+  // the general hypotheses.
+  std::function<std::string(const Fault& fault, const float* gmem_in)> explain_fault;
   // The step's own reading of a wrong output (which elements are wrong says which part of
   // the kernel is): a likely cause, or "" to leave it to the general ones.
   std::function<std::string(const std::vector<float>& output, const std::vector<float>& input)> explain;
