@@ -134,7 +134,10 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
   // block (x, y) reads rows tile_m * x of A and tile_n * y of B, across every k.
   const auto explain_fault = [&](const Error& error) -> std::string {
     if (!error.fault() || error.kind() == ErrorKind::misaligned) return "";
-    if (std::string cause = refilled_while_read_cause(*error.fault(), "stage", check.refill_barrier); !cause.empty()) return cause;
+    if (std::string cause = refilled_while_read_cause(*error.fault(), "stage", check.refill_barrier);
+        !cause.empty()) {
+      return cause;
+    }
     const FaultedArray operands[] = {{gmem_a.data(), {m, k, check.tile_m, k}, false, "A", true, check.tile_k, "m"},
                                      {gmem_b.data(), {n, k, check.tile_n, k}, true, "B", true, check.tile_k, "n"}};
     for (const FaultedArray& operand : operands) {

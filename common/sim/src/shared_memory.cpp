@@ -179,6 +179,11 @@ bool names_function(const std::string& function, const std::string& owner) {
          function[function.size() - owner.size() - 1] == ' ';
 }
 
+// Whether `function` (a demangled name, as function_of gives it) declared `symbol`.
+bool declared_by(const TlsSymbol& symbol, const std::string& function) {
+  return names_function(function, owner_of(symbol));
+}
+
 // "gemm_kernel" from "ch04::(anonymous namespace)::gemm_kernel<3>(float const*)".
 std::string identifier_of(const std::string& function) {
   std::size_t end = function.size();
@@ -289,13 +294,13 @@ std::string describe_shared_address(const SharedMemory& shared, const void* poin
            (inside % 4 == 0 ? " (from its float element " + std::to_string(inside / 4) + ")" : "");
   }
   // Outside every array. All kernels' arrays share the thread-local block, so the one to
-  // measure from is the running kernel's (its name is the prefix of its arrays' names);
+  // measure from is the running kernel's (the function that declared them, declared_by);
   // without it, the nearest array below.
   const std::string function = function_of(pc);
   const TlsSymbol* nearest = nullptr;
   for (const TlsSymbol& symbol : tls_symbols()) {
     if (!symbol.shared) continue;
-    const bool of_kernel = !function.empty() && symbol.full.rfind(function + "::", 0) == 0;
+    const bool of_kernel = !function.empty() && declared_by(symbol, function);
     if (!function.empty() && !of_kernel) continue;
     if (nearest == nullptr || (symbol.offset <= offset && symbol.offset > nearest->offset) ||
         (nearest->offset > offset && symbol.offset < nearest->offset)) {
@@ -417,10 +422,13 @@ StaticWord touch_static_shared(SharedMemory& shared, const void* pointer, std::s
     poison::fill(shared.static_begin + 4 * word, 4, poison::stale);
     epoch = shared.block_epoch;
   }
-  if (!shared.variable_foreign.empty() && shared.variable_foreign[shared.word_variable[offset / 4]] != 0) {
-    return StaticWord::foreign;
-  }
-  return StaticWord::shared;
+  return in_foreign_variable(shared, pointer) ? StaticWord::foreign : StaticWord::shared;
+}
+
+bool in_foreign_variable(const SharedMemory& shared, const void* pointer) {
+  if (shared.variable_foreign.empty()) return false;
+  const auto word = static_cast<std::size_t>(static_cast<const std::byte*>(pointer) - shared.static_begin) / 4;
+  return shared.variable_foreign[shared.word_variable[word]] != 0;
 }
 
 void mark_foreign_variables(SharedMemory& shared, const void* kernel) {
@@ -431,7 +439,7 @@ void mark_foreign_variables(SharedMemory& shared, const void* kernel) {
   const std::string name = function_at(kernel);
   if (name.empty()) return;  // no symbols: nothing is known of whose arrays are whose
   for (std::size_t index = 0; index < symbols.size(); ++index) {
-    if (symbols[index].shared) shared.variable_foreign[index + 1] = !names_function(name, owner_of(symbols[index]));
+    if (symbols[index].shared) shared.variable_foreign[index + 1] = !declared_by(symbols[index], name);
   }
 }
 
@@ -459,7 +467,7 @@ std::string foreign_array_access(SharedMemory& shared, const void* kernel, const
   const TlsSymbol* nearest = nullptr;
   long long nearest_gap = 0;
   for (const TlsSymbol& symbol : symbols) {
-    if (!symbol.shared || !names_function(kernel_name, owner_of(symbol))) continue;
+    if (!symbol.shared || !declared_by(symbol, kernel_name)) continue;
     const auto begin = static_cast<long long>(symbol.offset);
     const long long gap = offset < begin ? begin - offset : offset - (begin + static_cast<long long>(symbol.bytes)) + 1;
     if (nearest == nullptr || gap < nearest_gap) {
@@ -544,7 +552,7 @@ std::string explain_before_static(const SharedMemory& shared, const void* addres
   const TlsSymbol* lowest = nullptr;
   for (const TlsSymbol& symbol : tls_symbols()) {
     if (!symbol.shared) continue;
-    if (!function.empty() && symbol.full.rfind(function + "::", 0) != 0) continue;
+    if (!function.empty() && !declared_by(symbol, function)) continue;
     if (lowest == nullptr || symbol.offset < lowest->offset) lowest = &symbol;
   }
   if (lowest == nullptr) return "";
@@ -594,7 +602,7 @@ std::string explain_bad_destination(Worker& worker, const void* destination,
       all_shared &= shared.word_epoch[word] < SharedMemory::kNotShared;
     }
     if (all_shared) {
-      if (touch_static_shared(worker.shared, destination, bytes) != StaticWord::foreign) return {};
+      if (!in_foreign_variable(shared, destination)) return {};
       const std::string foreign = foreign_array_access(worker.shared, worker.job->config.kernel, destination, bytes, pc);
       return foreign.empty() ? std::string() : "the shared destination lies " + foreign;
     }

@@ -457,6 +457,8 @@ enum class StaticWord { shared, built_in, not_shared, straddles, foreign };
 // the thread-local block, and so does the simulator's own state, which a kernel
 // reaches only through an index past the end of a __shared__ array.
 StaticWord touch_static_shared(SharedMemory& shared, const void* pointer, std::size_t bytes);
+// Whether `pointer`, inside a __shared__ variable, lies in one variable_foreign marks.
+bool in_foreign_variable(const SharedMemory& shared, const void* pointer);
 // Marks the __shared__ variables that are not `kernel`'s as foreign (variable_foreign).
 void mark_foreign_variables(SharedMemory& shared, const void* kernel);
 // An access at `address` of a variable that variable_foreign marks: in a learner's words,
