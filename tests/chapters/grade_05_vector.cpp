@@ -16,6 +16,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -262,6 +263,14 @@ TEST_F(Chapter5Vector, Step2SixteenByteCopiesInTheGemm) {
     check.tile_n = ch05::kGemmTile;
     check.tile_k = ch05::kGemmTileK;
     check.step_wait = ch05::kGemmStages - 2;  // the pipeline's wait, as chapter 4's
+    // vector.cu's gemm_copy_layout: (kGemmTile / 4, 8) threads, column-major, thread (r, c)
+    // copying the quad at row 4r of column c, then columns c + 8, ...
+    check.copy_thread_start = [](unsigned thread) -> std::optional<wb::grading::ThreadStart> {
+      constexpr unsigned quad_rows = ch05::kGemmTile / 4;
+      if (thread >= static_cast<unsigned>(ch05::kThreads)) return std::nullopt;
+      const long long row = thread % quad_rows, col = thread / quad_rows;
+      return wb::grading::ThreadStart{row, col, 4 * row, col};
+    };
     check.models = [](wb::grading::Diagnosis& diagnosis, const wb::grading::GemmRun& run) {
       add_edge_quad_models(diagnosis, run);
     };

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,27 @@ TEST(Evidence, TwoCopiesOfOneElementAreThreadsThatOverlap) {
   EXPECT_TRUE(contains(cause, "both copied element (8, 0)")) << cause;
   EXPECT_TRUE(contains(cause, "The destination index is not at fault")) << cause;
   EXPECT_TRUE(contains(cause, "either a loop's step is too small")) << cause;
+}
+
+TEST(Evidence, AFirstCopyAtItsStartPlusItsCoordinateIsTheCoordinateCountedTwice) {
+  const TwoCopies copies;
+  // A copy layout that puts thread t at coordinate (0, t / 2), its first element (0, t / 2).
+  FaultedArray array = copies.array();
+  array.thread_start = [](unsigned thread) -> std::optional<wb::grading::ThreadStart> {
+    return wb::grading::ThreadStart{0, thread / 2, 0, thread / 2};
+  };
+  // Thread 0's second copy and thread 8's first both brought (0, 8): 4 + 4.
+  const std::string cause = wb::grading::overlapping_writes_cause(copies.fault(0, 8, 0, 8, 1024), array);
+  EXPECT_TRUE(contains(cause, "thread (8, 0)'s first copy brought element (0, 8)")) << cause;
+  EXPECT_TRUE(contains(cause, "where its first element is (0, 4)")) << cause;
+  EXPECT_TRUE(contains(cause, "the thread's column is counted twice")) << cause;
+  // The same element at another distance from the start: the threads overlap, no more.
+  const std::string other = wb::grading::overlapping_writes_cause(copies.fault(0, 7, 0, 7, 1024), array);
+  EXPECT_FALSE(contains(other, "counted twice")) << other;
+  EXPECT_TRUE(contains(other, "either a loop's step is too small")) << other;
+  // Without the threads' starts, nothing is read from the first copy's place.
+  const std::string unknown = wb::grading::overlapping_writes_cause(copies.fault(0, 8, 0, 8, 1024), copies.array());
+  EXPECT_FALSE(contains(unknown, "counted twice")) << unknown;
 }
 
 TEST(Evidence, TwoElementsOnOneWordNameTheStrideThatFitsBoth) {

@@ -138,8 +138,10 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
         !cause.empty()) {
       return cause;
     }
-    const FaultedArray operands[] = {{gmem_a.data(), {m, k, check.tile_m, k}, false, "A", true, check.tile_k, "m"},
-                                     {gmem_b.data(), {n, k, check.tile_n, k}, true, "B", true, check.tile_k, "n"}};
+    const FaultedArray operands[] = {{gmem_a.data(), {m, k, check.tile_m, k}, false, "A", true, check.tile_k, "m",
+                                      check.copy_thread_start},
+                                     {gmem_b.data(), {n, k, check.tile_n, k}, true, "B", true, check.tile_k, "n",
+                                      check.copy_thread_start}};
     for (const FaultedArray& operand : operands) {
       if (std::string cause = overlapping_writes_cause(*error.fault(), operand); !cause.empty()) return cause;
     }

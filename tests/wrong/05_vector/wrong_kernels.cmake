@@ -111,6 +111,14 @@ wb_wrong_kernel(whole_tile_first_column_only
   REPLACE "  wb::cp_async_cg(smem_quad, gmem_quad);"
   EXPECT "step 2.*The copies filled the first 1024 words of every 2048-word tile, one half, and the reads walk the whole.*The loop that steps a thread over the tile's columns")
 
+# A whole tile's loop started from the thread's column, over pointers that already point
+# at it: thread (r, c) copies columns 2c and 2c + 8, onto other threads' quads.
+wb_wrong_kernel(whole_tile_column_counted_twice
+  STEP 2
+  FIND "  for (int col = 0; col < kGemmTileK; col += gemm_copy_layout.cols) {\n    wb::cp_async_cg(smem_quad"
+  REPLACE "  for (int col = thread_coord.col; col < kGemmTileK; col += gemm_copy_layout.cols) {\n    wb::cp_async_cg(smem_quad"
+  EXPECT "step 2.*Likely cause: thread \\([0-9]+, 0\\)'s first copy brought element \\([0-9]+, [0-9]+\\) of its block's tile of [AB], where its first element is .*the thread's column is counted twice.*the loop counts from 0")
+
 # The outside quads redirected to the tile's start but copied with no source size: each
 # brings the tile's first quad in full instead of zeros.
 wb_wrong_kernel(edge_quads_without_a_source_size

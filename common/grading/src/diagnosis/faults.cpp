@@ -232,6 +232,42 @@ std::string shared_index_fit(const Element& first, const Element& second, long l
   return "";
 }
 
+// Of the two threads that copied one element, one whose first copy lies at its own start
+// plus its coordinate again (in rows, columns or both; in the coordinate's units or the
+// element's): the coordinate counted in a pointer that already points at the thread's
+// first element and again in the loop's start ("" where none fits).
+std::string coordinate_counted_twice(const Fault& fault, const FaultedArray& array, const Element& copied) {
+  if (!array.thread_start || !fault.overlap) return "";
+  const OverlappingWrite& overlap = *fault.overlap;
+  const std::pair<std::array<unsigned, 3>, unsigned long long> threads[] = {
+      {fault.thread, fault.earlier_accesses}, {overlap.first_thread, overlap.first_earlier_accesses}};
+  for (const auto& [thread, earlier] : threads) {
+    if (earlier != 0 || thread[1] != 0 || thread[2] != 0) continue;
+    const std::optional<ThreadStart> start = array.thread_start(thread[0]);
+    if (!start) continue;
+    // Each side's extra distance: none, or the coordinate again (in either unit).
+    const auto counted_again = [](long long extra, long long coord, long long first) {
+      return extra == 0 || extra == coord || extra == first;
+    };
+    const long long extra_row = copied.row - start->first_row, extra_col = copied.col - start->first_col;
+    if ((extra_row == 0 && extra_col == 0) || !counted_again(extra_row, start->coord_row, start->first_row) ||
+        !counted_again(extra_col, start->coord_col, start->first_col)) {
+      continue;
+    }
+    const std::string side = extra_row != 0 && extra_col != 0 ? "row and column"
+                             : extra_row != 0                 ? "row"
+                                                              : "column";
+    return thread_text(thread) + "'s first copy brought element " + pair_text(copied.row, copied.col) +
+           " of its block's tile of " + array.name + ", where its first element is " +
+           pair_text(start->first_row, start->first_col) + " (its coordinate " +
+           pair_text(start->coord_row, start->coord_col) + " in the copy layout): the thread's " + side +
+           " is counted twice, once in a pointer or offset that already points at the thread's first element "
+           "and again in the loop's start, so its copies land on other threads' elements. Over a pointer that "
+           "includes the thread's coordinate, the loop counts from 0.";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string refilled_while_read_cause(const Fault& fault, const std::string& buffer, const std::string& fix) {
@@ -291,6 +327,7 @@ std::string overlapping_writes_cause(const Fault& fault, const FaultedArray& arr
   const std::string pair_of_threads = first_thread + " (" + nth_text(overlap.first_earlier_accesses) + ") and " +
                                       second_thread + " (" + nth_text(fault.earlier_accesses) + ")";
   if (*first == *second) {
+    if (std::string cause = coordinate_counted_twice(fault, array, first_local); !cause.empty()) return cause;
     std::string cause = pair_of_threads + " both copied element " + pair_text(first_local.row, first_local.col) +
                         " of " + tile_text + " into " + word +
                         ": two threads meant the same element, so their (row, col) overlap and some other "

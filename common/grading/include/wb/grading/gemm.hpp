@@ -9,12 +9,14 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "wb/grading/step.hpp"
+#include "wb/grading/diagnosis/faults.hpp"  // ThreadStart
 #include "wb/grading/diagnosis/micro_tile.hpp"
 #include "wb/wb.cuh"
 
@@ -50,6 +52,9 @@ struct GemmCheck {
   // Which elements of C a thread owns, for the models of the micro-tile's mistakes
   // (none: those models are not tried).
   MicroTile micro_tile;
+  // Where each thread's copies of an operand's tile start, where the step fixes its copy
+  // layout (empty: not known; diagnosis/faults.hpp).
+  std::function<std::optional<ThreadStart>(unsigned thread)> copy_thread_start;
   // Where the step's barrier between a stage's reads and its refill goes, for a refill
   // that raced a read (empty: at the end of the loop).
   std::string refill_barrier;

@@ -3,6 +3,8 @@
 // element, and which causes the fault rules out.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +13,14 @@
 #include "wb/grading/compare.hpp"  // ArrayShape
 
 namespace wb::grading {
+
+// Where a thread's copies of a tile begin, as the step lays them out: the thread's
+// coordinate in its copy layout, and the tile element its first copy brings (a quad's
+// first row is 4 times its coordinate's).
+struct ThreadStart {
+  long long coord_row, coord_col;
+  long long first_row, first_col;
+};
 
 // A column-major array on the device, cut into tiles, block (x, y) owning tile (x, y)
 // (or tile (y, x) where `grid_transposed`: a transpose's output).
@@ -25,6 +35,8 @@ struct FaultedArray {
   // name ("m"): what a read one column past the last can have got wrong.
   int k_tile = 0;
   std::string leading_dimension{};
+  // Each thread's start, where the step fixes its copy layout (empty: not known).
+  std::function<std::optional<ThreadStart>(unsigned thread)> thread_start{};
 };
 
 // The cause when the fault lies at the faulting block's tile origin counted twice plus
@@ -46,6 +58,9 @@ std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& ar
 // An element outside the block's tile: that copy's bound or index leaves the tile. Two
 // elements of the tile: the shared index maps both onto one word, with the index that
 // fits both named where one does ("" where a write was a store, or not from `array`).
+// Where the array knows its threads' starts, a thread whose first copy lies at its start
+// plus its coordinate again names the coordinate counted twice (in a pointer that already
+// points at the thread's first element, and in the loop's start).
 std::string overlapping_writes_cause(const Fault& fault, const FaultedArray& array);
 
 // A race between a cp.async and another thread's read in which the copy belongs to a
