@@ -22,6 +22,10 @@
 #                    simulator; a short report, exit code 0 only if every step passes
 #   bench-chapterN   the learner's and the reference kernel beside cudaMemcpy (GPU), or
 #                    the simulator's counters
+#   timeline-chapterN  where TIMELINE names a timeline program: the reference's and the
+#                    learner's copies, waits and barriers drawn warp by warp (an SVG in
+#                    build/logs/), measured on the GPU or in the simulator's logical time
+#                    (TIMELINE_SIM_ONLY: the simulator's only)
 #   sanitize-chapterN, profile-chapterN, reset-chapterN   the learner's tools
 #                    (wb_chapter_learner_tools, below); check-all grades every chapter
 #                    (wb_add_check_all, called once all chapters are added)
@@ -535,8 +539,64 @@ function(wb_chapter_bench bench beside cublas)
     USES_TERMINAL VERBATIM)
 endfunction()
 
+# timeline-chapterN: the timeline program (one step's kernel, traced) linked to each
+# variant's kernels, then timeline_svg draws the reference's and the learner's timelines
+# into build/logs/. On the GPU backend the kernels are built again with WB_TRACE=1 (their
+# wb:: calls and barriers record events), outside `all`: the ordinary build pays nothing.
+# The simulator's ordinary build records. `gpu` OFF: the step's calls are not traced on
+# the GPU (the CUDA C++ library's), and the target draws the simulator's timeline only.
+function(wb_chapter_timeline program gpu)
+  set(number ${chapter_number})
+  set(exes "")
+  foreach(backend IN LISTS WB_BACKENDS)
+    if(backend STREQUAL "cuda" AND NOT gpu)
+      continue()
+    endif()
+    foreach(variant learner solution)
+      set(kernels chapter${number}_${variant}_${backend})
+      if(backend STREQUAL "cuda")
+        set(kernels chapter${number}_${variant}_trace_cuda)
+        list(TRANSFORM chapter_kernels PREPEND "${${variant}_dir}/" OUTPUT_VARIABLE sources)
+        add_library(${kernels} STATIC EXCLUDE_FROM_ALL ${sources})
+        wb_target_defaults(${kernels} cuda)
+        target_compile_definitions(${kernels} PRIVATE WB_TRACE=1)
+        target_include_directories(${kernels} PUBLIC "${learner_dir}")
+        target_link_libraries(${kernels} PUBLIC wb_runtime_cuda)
+        if(variant STREQUAL "learner")
+          wb_relax_learner_warnings(${kernels})
+        endif()
+      endif()
+      set(exe timeline_chapter${number}_${variant}_${backend})
+      wb_backend_sources(sources ${backend} "${PROJECT_SOURCE_DIR}/${program}")
+      add_executable(${exe} ${sources})
+      if(backend STREQUAL "cuda")
+        set_target_properties(${exe} PROPERTIES EXCLUDE_FROM_ALL ON)
+      endif()
+      wb_target_defaults(${exe} ${backend})
+      target_include_directories(${exe} PRIVATE "${learner_dir}")
+      target_link_libraries(${exe} PRIVATE ${kernels} wb_grading_${backend})
+      if(variant STREQUAL "solution")
+        target_compile_definitions(${exe} PRIVATE "WB_TIMELINE_VARIANT=\"the reference\"")
+      else()
+        target_compile_definitions(${exe} PRIVATE "WB_TIMELINE_VARIANT=\"yours\"")
+      endif()
+      list(APPEND exes ${exe})
+    endforeach()
+  endforeach()
+  wb_backend_files(cuda_programs cuda timeline_chapter${number}_solution timeline_chapter${number}_learner)
+  wb_backend_files(sim_programs sim timeline_chapter${number}_solution timeline_chapter${number}_learner)
+  if(NOT gpu)
+    set(cuda_programs "")
+  endif()
+  add_custom_target(timeline-chapter${number}
+    COMMAND bash "${PROJECT_SOURCE_DIR}/common/tools/timeline_chapter.sh" "${number}" "${cuda_programs}"
+            "${sim_programs}" "$<TARGET_FILE:timeline_svg>" "${CMAKE_BINARY_DIR}/logs"
+    DEPENDS ${exes} timeline_svg
+    USES_TERMINAL VERBATIM)
+endfunction()
+
 function(wb_add_chapter number folder)
-  cmake_parse_arguments(PARSE_ARGV 2 arg "BENCH_CUBLAS" "GRADER;BENCH;WRONG;SKELETON_FAILS_WITH;PTX_INSTRUCTION"
+  cmake_parse_arguments(PARSE_ARGV 2 arg "BENCH_CUBLAS;TIMELINE_SIM_ONLY" "GRADER;BENCH;WRONG;SKELETON_FAILS_WITH;PTX_INSTRUCTION;TIMELINE"
                         "KERNELS;SM90_KERNELS;SM90_PTX_INSTRUCTIONS;PTX_UNTAKEN;BENCH_BESIDE")
   if(NOT arg_PTX_INSTRUCTION)
     set(arg_PTX_INSTRUCTION "cp\\.async\\.c[ag]\\.shared\\.global")
@@ -557,6 +617,13 @@ function(wb_add_chapter number folder)
   if(arg_BENCH)
     wb_chapter_bench(${arg_BENCH} "${arg_BENCH_BESIDE}" ${arg_BENCH_CUBLAS})
     set(has_bench ON)
+  endif()
+  if(arg_TIMELINE)
+    if(arg_TIMELINE_SIM_ONLY)
+      wb_chapter_timeline(${arg_TIMELINE} OFF)
+    else()
+      wb_chapter_timeline(${arg_TIMELINE} ON)
+    endif()
   endif()
   # Last, once the graders and benches it runs exist.
   wb_chapter_learner_tools(${number} ${folder} "${arg_KERNELS}" ${has_bench})

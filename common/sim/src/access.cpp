@@ -133,6 +133,7 @@ inline void on_access(const void* address, std::size_t bytes, bool write, const 
                       bool atomic = false, bool aligned = false) {
   ThreadState* thread = running_thread;
   if (thread == nullptr) return;  // host code of a kernel file
+  ++thread->step;
   if (aligned && bytes >= 8 && reinterpret_cast<std::uintptr_t>(address) % bytes != 0) {
     fail_misaligned_vector(*thread, address, bytes, write, pc);
   }

@@ -197,6 +197,8 @@ void cp_async_commit(const char* file, int line) {
                 ErrorKind::too_many_copies);
   }
   queue.group_ends.push_back(queue.copies.size());
+  thread.group_landing_steps.push_back(timeline_landing_step(thread));
+  timeline_note(thread, trace::Event::commit);
   ++thread.commits;
   ++thread.worker->stats.commit_groups;
 }
@@ -209,6 +211,7 @@ void cp_async_wait(int pending_groups, const char* file, int line) {
   }
   AsyncCopyQueue& queue = thread.copies;
   LaunchStats& stats = thread.worker->stats;
+  timeline_note(thread, trace::Event::wait_begins, pending_groups);
   ++stats.waits;
   ++thread.waits;
   thread.commits_at_wait_before = thread.commits_at_last_wait;
@@ -232,7 +235,9 @@ void cp_async_wait(int pending_groups, const char* file, int line) {
   while (queue.pending_groups() > static_cast<std::size_t>(pending_groups)) {
     perform_copies(queue, queue.group_ends[queue.first_pending_group]);
     ++queue.first_pending_group;
+    timeline_land_oldest_group(thread);
   }
+  timeline_note(thread, trace::Event::wait_ends);
   stats.copies_in_flight_after_waits += queue.not_performed();
   if (queue.not_performed() == 0) queue.clear();
 }

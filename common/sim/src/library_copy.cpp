@@ -437,6 +437,8 @@ void pipeline_call(const void* shared_state, PipelineCall call, const char* file
       }
       ++pipeline.committed[self];
       ++stats.pipeline_commits;
+      thread.group_landing_steps.push_back(timeline_landing_step(thread));
+      timeline_note(thread, trace::Event::commit);
       PipelineBatch& state = batch_of(pipeline, batch, threads);
       if (++state.committed == threads) wake(worker, PipelineCall::wait);
       break;
@@ -453,7 +455,10 @@ void pipeline_call(const void* shared_state, PipelineCall call, const char* file
                     ErrorKind::pipeline);
       }
       stats.pipeline_stages_at_waits += pipeline.committed[self] - batch;
+      timeline_note(thread, trace::Event::wait_begins, -1);
       while (batch_of(pipeline, batch, threads).committed < threads) block_in(thread, call, file, line);
+      timeline_land_oldest_group(thread);
+      timeline_note(thread, trace::Event::wait_ends);
       PipelineBatch& state = pipeline.batches[batch];
       if (!state.landed) land_batch(worker, pipeline, batch, state);  // the first consumer to get here
       if (!state.has_copies) ++stats.pipeline_empty_waits;

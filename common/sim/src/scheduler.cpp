@@ -188,6 +188,7 @@ class BlockRunner {
     begin_block_shared(worker_.shared, thread_count_);
     begin_block_pipelines(worker_);
     begin_block_mbarriers(worker_);
+    begin_block_timeline(worker_, block_linear_, thread_count_);
     for (unsigned round = 0;; ++round) {
       for (unsigned i : run_order(thread_count_, job_.schedule, block_linear_, round)) {
         ThreadState& thread = *worker_.threads[i];
@@ -250,6 +251,8 @@ class BlockRunner {
       thread.barriers_passed.clear();
       thread.commits = thread.waits = thread.commits_at_last_wait = thread.commits_at_wait_before = 0;
       thread.last_wait = -1;
+      thread.step = 0;
+      thread.group_landing_steps.clear();
     }
   }
 
@@ -290,7 +293,13 @@ class BlockRunner {
                  "the same number of times.");
     }
     if (returned.threads > 0 && !early_exit_recorded_) record_early_exit(returned, first);
-    for (unsigned i : waiting) worker_.threads[i]->status = ThreadStatus::ready;
+    // A timeline's logical clock: everyone leaves at the step of the last to arrive.
+    std::uint64_t release_step = 0;
+    for (unsigned i : waiting) release_step = std::max(release_step, worker_.threads[i]->step);
+    for (unsigned i : waiting) {
+      worker_.threads[i]->status = ThreadStatus::ready;
+      worker_.threads[i]->step = release_step;
+    }
     ++worker_.stats.barriers;
     return true;
   }
@@ -307,6 +316,7 @@ class BlockRunner {
   }
 
   void finish_block() {
+    finish_block_timeline(worker_);
     finish_block_pipelines(worker_);
     finish_block_mbarriers(worker_);
     std::uint64_t threads_with_pending = 0, pending = 0;
@@ -526,8 +536,10 @@ void sync_block(const char* file, int line) {
   thread->barrier_line = line;
   thread->barrier_pc = __builtin_return_address(0);
   note_call_site(*thread, file, line);
+  timeline_note(*thread, trace::Event::barrier_begins);
   thread->fiber->suspend();
   if (thread->worker->block_aborting) throw BlockAborted{};
+  timeline_note(*thread, trace::Event::barrier_ends);
   std::vector<const void*>& passed = thread->barriers_passed;
   if (std::find(passed.begin(), passed.end(), thread->barrier_pc) == passed.end()) passed.push_back(thread->barrier_pc);
 }
@@ -560,6 +572,7 @@ void wait_at_mbarrier(ThreadState& thread) {
 }
 
 void note_call_site(ThreadState& thread, const char* file, int line) {
+  ++thread.step;
   thread.last_seen.file = file;
   thread.last_seen.line = line;
   thread.last_seen.access_is_latest = false;

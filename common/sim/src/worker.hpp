@@ -15,6 +15,7 @@
 
 #include "fiber.hpp"
 #include "wb/sim/simulator.hpp"
+#include "wb/trace.hpp"
 
 namespace wb::sim {
 
@@ -121,6 +122,10 @@ struct ThreadState {
   // the evidence of a read of a stage after handing it back (nullptr outside).
   const char* released_file = nullptr;
   int released_line = 0;
+  // Its logical time for a timeline (timeline.cpp): a step per instrumented access and
+  // simulator call, with the step at which each committed group still in flight lands.
+  std::uint64_t step = 0;
+  std::deque<std::uint64_t> group_landing_steps;
   std::vector<AccessRecord> accesses;  // since the last barrier
   std::size_t record_limit = 0;        // the most accesses recorded between barriers
   bool past_request_limit = false;     // more accesses than that were made
@@ -367,6 +372,9 @@ struct Worker {
   // index in the race check's histories.
   bool unfilled_array_in_static = true;
   std::size_t unfilled_array_first = 0;
+  // The running block's timeline, one entry per warp, where it is a sampled block of a
+  // recording (wb::trace::start; empty otherwise).
+  std::vector<trace::WarpRecords> timeline;
   std::uint64_t block_bulk_copies = 0;  // bulk and tensor copies the running block issued
   std::vector<const void*> bulk_copy_sites;  // where the running block issued them
 
@@ -551,6 +559,16 @@ void wait_at_pipeline(ThreadState& thread);
 // cuda::pipeline (library_copy.cpp): forgets the pipelines of the block before; at the
 // block's end, counts the copies that never landed; when every thread is stuck, the
 // threads blocked in a pipeline call described for the error ("" if none).
+// Timelines (timeline.cpp): a block's recording begins and ends with it; a thread's
+// events are kept where its block is sampled and it is its warp's first lane.
+void begin_block_timeline(Worker& worker, std::uint64_t block_linear, unsigned threads);
+void finish_block_timeline(Worker& worker);
+void timeline_note(ThreadState& thread, trace::Event event, int value = 0);
+// The step at which a group the thread commits now lands.
+std::uint64_t timeline_landing_step(const ThreadState& thread);
+// A wait lands the thread's oldest committed group: its step moves to the group's landing.
+void timeline_land_oldest_group(ThreadState& thread);
+
 void begin_block_pipelines(Worker& worker);
 void finish_block_pipelines(Worker& worker);
 std::string describe_stuck_pipelines(const Worker& worker, unsigned threads);

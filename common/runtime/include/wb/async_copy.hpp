@@ -23,6 +23,7 @@
 
 #include "wb/backend.hpp"
 #include "wb/site.hpp"  // WB_SITE_PARAMETERS, WB_SIM_INLINE
+#include "wb/trace.hpp"  // WB_TRACE_NOTE: events of a trace build (make timeline-chapterN)
 
 namespace wb {
 
@@ -121,6 +122,7 @@ __device__ __forceinline__ void cp_async_cg(void* shared_dst, const void* global
 /// (`cp.async.commit_group`); `cp_async_wait<N>()` counts groups.
 __device__ __forceinline__ void cp_async_commit() {
   asm volatile("cp.async.commit_group;\n" ::: "memory");
+  WB_TRACE_NOTE(trace::Event::commit, 0);
 }
 
 /// Waits until at most `PendingGroups` of this thread's committed groups are still in
@@ -129,13 +131,18 @@ __device__ __forceinline__ void cp_async_commit() {
 template <int PendingGroups>
 __device__ __forceinline__ void cp_async_wait() {
   static_assert(PendingGroups >= 0, "cp_async_wait<N> takes N >= 0");
+  WB_TRACE_NOTE(trace::Event::wait_begins, PendingGroups);
   asm volatile("cp.async.wait_group %0;\n" ::"n"(PendingGroups) : "memory");
+  WB_TRACE_NOTE(trace::Event::wait_ends, 0);
 }
 
 /// Commits this thread's copies and waits until every one of them has landed
 /// (`cp.async.wait_all`).
 __device__ __forceinline__ void cp_async_wait_all() {
+  WB_TRACE_NOTE(trace::Event::commit, 0);
+  WB_TRACE_NOTE(trace::Event::wait_begins, 0);
   asm volatile("cp.async.wait_all;\n" ::: "memory");
+  WB_TRACE_NOTE(trace::Event::wait_ends, 0);
 }
 
 /// Issues one copy of one element of `T` (4, 8 or 16 bytes): cp_async_ca for 4 and 8,
