@@ -25,7 +25,9 @@
 #   timeline-chapterN  where TIMELINE names a timeline program: the reference's and the
 #                    learner's copies, waits and barriers drawn warp by warp (an SVG in
 #                    build/logs/), measured on the GPU or in the simulator's logical time
-#                    (TIMELINE_SIM_ONLY: the simulator's only)
+#                    (TIMELINE_SIM_ONLY: the simulator's only; SERIALISED_FIND and
+#                    SERIALISED_REPLACE: the reference serialised, whose timeline the
+#                    book shows beside the reference's)
 #   sanitize-chapterN, profile-chapterN, reset-chapterN   the learner's tools
 #                    (wb_chapter_learner_tools, below); check-all grades every chapter
 #                    (wb_add_check_all, called once all chapters are added)
@@ -545,9 +547,23 @@ endfunction()
 # wb:: calls and barriers record events), outside `all`: the ordinary build pays nothing.
 # The simulator's ordinary build records. `gpu` OFF: the step's calls are not traced on
 # the GPU (the CUDA C++ library's), and the target draws the simulator's timeline only.
-function(wb_chapter_timeline program gpu)
+#
+# `find` and `replace` (optional): the reference with its pipeline serialised (find
+# replaced by replace), whose simulator timeline the book shows beside the reference's
+# (timeline_chapterN_serialised_sim).
+function(wb_chapter_timeline program gpu find replace)
   set(number ${chapter_number})
   set(exes "")
+  if(find AND "sim" IN_LIST WB_BACKENDS)
+    wb_solution_variant(book serialised "" "${find}" "${replace}")
+    set(exe timeline_chapter${number}_serialised_sim)
+    wb_backend_sources(sources sim "${PROJECT_SOURCE_DIR}/${program}")
+    add_executable(${exe} ${sources})
+    wb_target_defaults(${exe} sim)
+    target_include_directories(${exe} PRIVATE "${learner_dir}")
+    target_link_libraries(${exe} PRIVATE chapter${number}_book_serialised_sim wb_grading_sim)
+    target_compile_definitions(${exe} PRIVATE "WB_TIMELINE_VARIANT=\"serialised by wait<0>\"")
+  endif()
   foreach(backend IN LISTS WB_BACKENDS)
     if(backend STREQUAL "cuda" AND NOT gpu)
       continue()
@@ -596,7 +612,7 @@ function(wb_chapter_timeline program gpu)
 endfunction()
 
 function(wb_add_chapter number folder)
-  cmake_parse_arguments(PARSE_ARGV 2 arg "BENCH_CUBLAS;TIMELINE_SIM_ONLY" "GRADER;BENCH;WRONG;SKELETON_FAILS_WITH;PTX_INSTRUCTION;TIMELINE"
+  cmake_parse_arguments(PARSE_ARGV 2 arg "BENCH_CUBLAS;TIMELINE_SIM_ONLY" "GRADER;BENCH;WRONG;SKELETON_FAILS_WITH;PTX_INSTRUCTION;TIMELINE;SERIALISED_FIND;SERIALISED_REPLACE"
                         "KERNELS;SM90_KERNELS;SM90_PTX_INSTRUCTIONS;PTX_UNTAKEN;BENCH_BESIDE")
   if(NOT arg_PTX_INSTRUCTION)
     set(arg_PTX_INSTRUCTION "cp\\.async\\.c[ag]\\.shared\\.global")
@@ -620,9 +636,9 @@ function(wb_add_chapter number folder)
   endif()
   if(arg_TIMELINE)
     if(arg_TIMELINE_SIM_ONLY)
-      wb_chapter_timeline(${arg_TIMELINE} OFF)
+      wb_chapter_timeline(${arg_TIMELINE} OFF "${arg_SERIALISED_FIND}" "${arg_SERIALISED_REPLACE}")
     else()
-      wb_chapter_timeline(${arg_TIMELINE} ON)
+      wb_chapter_timeline(${arg_TIMELINE} ON "${arg_SERIALISED_FIND}" "${arg_SERIALISED_REPLACE}")
     endif()
   endif()
   # Last, once the graders and benches it runs exist.

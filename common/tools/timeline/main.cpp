@@ -24,10 +24,12 @@ int main(int argc, char** argv) {
     std::printf("Timeline written to %s (%s)\n", argv[1],
                 panels[0].recording.logical ? "the simulator's logical time, not a measurement"
                                             : "measured on the GPU, a trace build of each kernel");
-    const char* names[] = {"reference", "yours"};
-    for (std::size_t i = 0; i < panels.size(); ++i) {
-      std::printf("  %-9s  %s\n", names[i],
-                  wb::timeline::summary_text(wb::timeline::summarize(wb::timeline::read_warps(panels[i].recording)))
+    for (const wb::timeline::TitledRecording& panel : panels) {
+      // "Chapter 6, step 2 (double-buffered): the reference" names it "the reference".
+      const std::size_t colon = panel.title.rfind(": ");
+      const std::string name = colon == std::string::npos ? panel.title : panel.title.substr(colon + 2);
+      std::printf("  %s: %s\n", name.c_str(),
+                  wb::timeline::summary_text(wb::timeline::summarize(wb::timeline::read_warps(panel.recording)))
                       .c_str());
     }
   } catch (const std::exception& error) {

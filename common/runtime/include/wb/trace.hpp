@@ -45,6 +45,7 @@ struct DeviceTrace {
   unsigned sample_blocks = 0;
   unsigned warps_per_block = 0;
   unsigned capacity = 0;
+  unsigned recording = 0;  // start()'s count: a block's shared counters belong to one recording
 };
 
 using Attach = void (*)(const DeviceTrace&);
@@ -56,19 +57,29 @@ static __device__ DeviceTrace device_trace;
 static void attach_this_file(const DeviceTrace& trace) { cudaMemcpyToSymbol(device_trace, &trace, sizeof trace); }
 [[maybe_unused]] static const bool this_file_registered = register_file(&attach_this_file);
 
+// A warp's count of events lives in shared memory (a load from global memory at every
+// event would stall the warp for hundreds of cycles and change what is measured), tagged
+// with its recording and block: shared memory is undefined at a block's start, and a
+// count is trusted only where the tag says this block wrote it.
 __device__ __forceinline__ void note(Event event, int value) {
   const DeviceTrace& trace = device_trace;
   if (trace.records == nullptr) return;
   const unsigned thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   const unsigned block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
-  if (thread % 32 != 0 || block >= trace.sample_blocks || thread / 32 >= trace.warps_per_block) return;
-  const unsigned slot = block * trace.warps_per_block + thread / 32;
-  const unsigned count = trace.counts[slot];
+  const unsigned warp = thread / 32;
+  if (thread % 32 != 0 || block >= trace.sample_blocks || warp >= trace.warps_per_block) return;
+  __shared__ unsigned long long warp_tag[32];
+  __shared__ unsigned warp_count[32];
+  const unsigned long long tag = static_cast<unsigned long long>(trace.recording) << 32 | block;
+  const unsigned count = warp_tag[warp] == tag ? warp_count[warp] : 0;
+  const unsigned slot = block * trace.warps_per_block + warp;
   if (count < trace.capacity) {
     trace.records[static_cast<std::size_t>(slot) * trace.capacity + count] =
         Record{static_cast<std::uint64_t>(clock64()), static_cast<std::uint32_t>(event), value};
   }
-  trace.counts[slot] = count + 1;  // past the capacity: overflowed
+  warp_count[warp] = count + 1;
+  warp_tag[warp] = tag;
+  trace.counts[slot] = count + 1;  // a store the warp does not wait for; past the capacity: overflowed
 }
 
 // __syncthreads() with an event on each side: defined before the macro below, so that

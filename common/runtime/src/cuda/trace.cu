@@ -46,6 +46,8 @@ void start(unsigned sample_blocks, std::uint64_t /*sim_copy_steps: the GPU measu
   recording_buffer.sample_blocks = sample_blocks;
   recording_buffer.warps_per_block = kWarpsPerBlock;
   recording_buffer.capacity = kRecordsPerWarp;
+  static unsigned recordings = 0;
+  recording_buffer.recording = ++recordings;
   attach_all(recording_buffer);
 }
 

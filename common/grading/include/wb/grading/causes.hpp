@@ -72,9 +72,10 @@ inline std::string hang_cause(bool simulator, const std::string& running) {
 // error instead, so a crash there is the host code's.
 inline std::string crash_cause(bool simulator) {
   if (!simulator) return "On the GPU a kernel that fails reports an error instead: this crash is in host code.";
-  return "An index far out of range, or a pointer that is not device memory? An index that goes below 0 in "
-         "unsigned arithmetic (threadIdx.x is unsigned: threadIdx.x + k - 2 is about 4 billion where it should "
-         "be -1) reaches that far: which index on this line can go negative?";
+  return "An index far out of range, or a pointer that is not device memory? An index that goes below 0 "
+         "reaches that far: threadIdx.x is unsigned, so threadIdx.x + k - 2 is about 4 billion where it is -1. "
+         "Which term of an index on this line takes it below 0 for the first threads? A signed index would "
+         "still read before the array's start: that term is what is wrong.";
 }
 
 }  // namespace wb::grading
