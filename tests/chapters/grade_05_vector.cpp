@@ -115,6 +115,28 @@ const Step kStep3{
          << " of 8 and " << stats.cp_async_4 << " of 4. A narrower copy than the step asks for takes more "
          << "instructions for the same bytes.";
 }
+
+// Step 3's copies where some whole quads went float by float: 16-byte copies short by q
+// and 4-byte ones over by 4q. A test of a whole quad with `<` for `<=` sends exactly one
+// quad a tile there, the last of each tile whose floats end on a quad's end: where q is
+// that many, it is named ("" where the counts fit no such reading).
+std::string whole_quads_copied_as_floats(const wb::sim::LaunchStats& stats, int count) {
+  const auto floats = static_cast<std::uint64_t>(count);
+  if (stats.cp_async_8 != 0 || stats.cp_async_16 >= floats / 4) return "";
+  const std::uint64_t quads = floats / 4 - stats.cp_async_16;
+  if (stats.cp_async_4 != floats % 4 + 4 * quads) return "";
+  std::uint64_t ending_on_a_quad = 0;  // tiles whose valid floats are a positive multiple of 4
+  for (int tile_start = 0; tile_start < count; tile_start += ch05::kTailTile) {
+    const int valid = std::min(ch05::kTailTile, count - tile_start);
+    ending_on_a_quad += valid % 4 == 0;
+  }
+  std::string text = " " + std::to_string(quads) + (quads == 1 ? " whole quad was" : " whole quads were") +
+                     " copied float by float, 4 copies of 4 bytes each";
+  if (quads != ending_on_a_quad) return text + ".";
+  return text + ": as many as the tiles whose floats end exactly on a quad's end (" +
+         std::to_string(ending_on_a_quad) + "), whose last quad ends at valid. A quad whose end, first + 4, "
+         "equals valid is whole: the test is first + 4 <= valid, not first + 4 < valid.";
+}
 #endif
 
 using CopyFunction = void (*)(const float*, float*, int, int);
@@ -355,6 +377,7 @@ TEST_F(Chapter5Vector, Step3SixteenByteCopiesOfAnyLength) {
                                      std::to_string(count) + " floats (" + std::to_string(count / 4) +
                                          " whole quads and " + std::to_string(count % 4) +
                                          " floats of a last, partial one)");
+        if (!technique) technique << whole_quads_copied_as_floats(stats, count);
       }
       return technique;
     };

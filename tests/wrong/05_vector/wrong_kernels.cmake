@@ -129,6 +129,14 @@ wb_wrong_kernel(edge_quads_without_a_source_size
 
 # 16-byte copies of an odd-length tail: the last, partial quad copied whole, past the
 # array's end.
+# The test of a whole quad with `<` for `<=`: each tile's last quad, ending exactly at
+# valid, goes float by float.
+wb_wrong_kernel(whole_quad_test_one_short
+  STEP 3
+  FIND "  if (first + 4 <= valid) {"
+  REPLACE "  if (first + 4 < valid) {"
+  EXPECT "step 3.*1 whole quad was copied float by float.*the test is first \\+ 4 <= valid, not first \\+ 4 < valid")
+
 wb_wrong_kernel(tail_read_as_a_whole_quad
   STEP 3
   FIND "  if (first + 4 <= valid) {"
