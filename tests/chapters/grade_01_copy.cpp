@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -72,6 +73,14 @@ void grade_shapes(const Step& step, CopyFunction copy,
     check.reference = [](const std::vector<float>& input) {
       return std::vector<double>(input.begin(), input.end());
     };
+    // copy.cu's loops: thread_layout (32,8) column-major puts thread t at (t % 32, t / 32),
+    // from where it walks the tile in steps of the layout's extents.
+    check.thread_start = [](unsigned thread) -> std::optional<wb::grading::ThreadStart> {
+      const long long row = thread % ch01::kThreadRows, col = thread / ch01::kThreadRows;
+      return wb::grading::ThreadStart{row, col, row, col};
+    };
+    check.row_step = ch01::kThreadRows;
+    check.col_step = ch01::kThreadCols;
 #if WB_BACKEND_SIM
     const std::uint64_t elements = static_cast<std::uint64_t>(rows) * cols;
     check.technique = [elements](const wb::sim::LaunchStats& stats) {

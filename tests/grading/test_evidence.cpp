@@ -68,6 +68,39 @@ TEST(Evidence, AFirstCopyAtItsStartPlusItsCoordinateIsTheCoordinateCountedTwice)
   EXPECT_FALSE(contains(unknown, "counted twice")) << unknown;
 }
 
+// A 256x32 input in 128x16 tiles, walked by a (32, 8) layout from (t % 32, t / 32).
+FaultedArray walked_input(const std::vector<float>& input) {
+  FaultedArray array{input.data(), {256, 32, 128, 16}, false, "the input"};
+  array.thread_start = [](unsigned thread) -> std::optional<wb::grading::ThreadStart> {
+    const long long row = thread % 32, col = thread / 32;
+    return wb::grading::ThreadStart{row, col, row, col};
+  };
+  array.row_step = 32;
+  array.col_step = 8;
+  return array;
+}
+
+Fault read_fault(const std::vector<float>& input, int row, int col, unsigned long long earlier) {
+  return Fault{{0, 0, 0}, {0, 0, 0}, &input[static_cast<std::size_t>(row + col * 256)], false, 4, earlier,
+               std::nullopt, std::nullopt, std::nullopt};
+}
+
+TEST(Evidence, AFaultAtTheThreadsNextElementNamesTheLoopBoundsThatReachIt) {
+  const std::vector<float> input(256 * 32);
+  const FaultedArray array = walked_input(input);
+  // Thread 0 at column 16 after 2 copies: one row a column, rows bounded by 16.
+  const std::string exchanged = wb::grading::loop_bounds_cause(read_fault(input, 0, 16, 2), array);
+  EXPECT_TRUE(contains(exchanged, "the row loop bounded by valid_cols")) << exchanged;
+  // After 16 copies: the rows bounded by 256, the array's.
+  const std::string by_the_array = wb::grading::loop_bounds_cause(read_fault(input, 0, 16, 16), array);
+  EXPECT_TRUE(contains(by_the_array, "the row loop bounded by the array's rows (256)")) << by_the_array;
+  // After 8 copies the rows are right (4 a column) and the column bound alone is wrong:
+  // one past, the array's or the rows' all reach column 16, so none is named.
+  EXPECT_EQ(wb::grading::loop_bounds_cause(read_fault(input, 0, 16, 8), array), "");
+  // At a count no bound gives, nothing.
+  EXPECT_EQ(wb::grading::loop_bounds_cause(read_fault(input, 0, 16, 5), array), "");
+}
+
 TEST(Evidence, TwoElementsOnOneWordNameTheStrideThatFitsBoth) {
   const TwoCopies copies;
   // (127, 0) and (0, 1) on word 127: row + col * 127, a stride one short of a column.

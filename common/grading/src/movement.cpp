@@ -71,6 +71,11 @@ void check_movement(const MovementCheck& check, const std::string& configuration
     for (const FaultedArray& array : arrays) {
       if (std::string cause = start_counted_in_bytes(fault, array); !cause.empty()) return cause;
     }
+    FaultedArray walked_input = arrays[0];
+    walked_input.thread_start = check.thread_start;
+    walked_input.row_step = check.row_step;
+    walked_input.col_step = check.col_step;
+    if (std::string cause = loop_bounds_cause(fault, walked_input); !cause.empty()) return cause;
     for (const FaultedArray& array : shares) {
       if (std::string cause = origin_counted_twice(fault, array); !cause.empty()) return cause;
     }

@@ -71,6 +71,128 @@ bool tile_is_whole(const Element& origin, const FaultedArray& array) {
 
 }  // namespace
 
+namespace {
+
+// One loop's bound, as a hypothesis: its value, in the tile's coordinates, and its words.
+struct LoopBound {
+  long long value;
+  std::string text;
+  bool right;
+};
+
+// Whether a thread starting at `start` and walking (row_step, col_step) under the bounds
+// reaches `target` as its access number `count` (from 0), the column loop outside the row
+// loop or, with `rows_outside`, the other way round.
+bool walk_reaches(const ThreadStart& start, int row_step, int col_step, long long row_bound, long long col_bound,
+                  bool rows_outside, const Element& target, unsigned long long count) {
+  unsigned long long index = 0;
+  const long long outer_first = rows_outside ? start.first_row : start.first_col;
+  const long long inner_first = rows_outside ? start.first_col : start.first_row;
+  const long long outer_bound = rows_outside ? row_bound : col_bound, inner_bound = rows_outside ? col_bound : row_bound;
+  const int outer_step = rows_outside ? row_step : col_step, inner_step = rows_outside ? col_step : row_step;
+  constexpr unsigned long long kMostAccesses = 1 << 20;  // no walk goes further
+  for (long long outer = outer_first; outer < outer_bound; outer += outer_step) {
+    for (long long inner = inner_first; inner < inner_bound; inner += inner_step, ++index) {
+      if (index > count || index > kMostAccesses) return false;
+      if (index == count) {
+        const long long row = rows_outside ? outer : inner, col = rows_outside ? inner : outer;
+        return row == target.row && col == target.col;
+      }
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string loop_bounds_cause(const Fault& fault, const FaultedArray& array) {
+  if (!array.thread_start || array.row_step <= 0 || array.col_step <= 0 || array.rows_only) return "";
+  const std::optional<Element> element = element_of(fault, array);
+  if (!element || fault.thread[1] != 0 || fault.thread[2] != 0) return "";
+  const std::optional<ThreadStart> start = array.thread_start(fault.thread[0]);
+  if (!start) return "";
+  const ArrayShape& shape = array.shape;
+  const Element origin = tile_origin(fault, array);
+  const Element local = local_to_tile(fault, array, origin);
+  const long long valid_rows = std::min<long long>(shape.tile_rows, shape.rows - origin.row);
+  const long long valid_cols = std::min<long long>(shape.tile_cols, shape.cols - origin.col);
+  if (valid_rows <= 0 || valid_cols <= 0 || local.row < 0 || local.col < 0) return "";
+  // Inside the tile's valid part, the element says nothing about the bounds.
+  if (local.row < valid_rows && local.col < valid_cols) return "";
+  const std::vector<LoopBound> row_bounds = {
+      {valid_rows, "valid_rows", true},
+      {valid_rows + 1, "one past valid_rows (`<=` where `<` is meant)", false},
+      {valid_cols, "valid_cols, the columns' bound (the two bounds exchanged)", false},
+      {shape.rows, "the array's rows (" + std::to_string(shape.rows) + ")", false},
+      {shape.tile_rows, "the whole tile's rows (" + std::to_string(shape.tile_rows) + "), not valid_rows", false}};
+  const std::vector<LoopBound> col_bounds = {
+      {valid_cols, "valid_cols", true},
+      {valid_cols + 1, "one past valid_cols (`<=` where `<` is meant)", false},
+      {valid_rows, "valid_rows, the rows' bound (the two bounds exchanged)", false},
+      {shape.cols, "the array's columns (" + std::to_string(shape.cols) + ")", false},
+      {shape.tile_cols, "the whole tile's columns (" + std::to_string(shape.tile_cols) + "), not valid_cols", false}};
+  // Every (row bound, column bound) under which the thread's walk reaches the fault where
+  // it did; the tile's own bounds never leave the tile, so they never fit.
+  std::vector<std::pair<const LoopBound*, const LoopBound*>> fits;
+  for (const LoopBound& row_bound : row_bounds) {
+    for (const LoopBound& col_bound : col_bounds) {
+      // The column loop outside, as the pages teach: with the row loop outside instead,
+      // a wrong bound of either loop reaches the same element as often as not.
+      if (walk_reaches(*start, array.row_step, array.col_step, row_bound.value, col_bound.value, false, local,
+                       fault.earlier_accesses)) {
+        fits.emplace_back(&row_bound, &col_bound);
+      }
+    }
+  }
+  if (fits.empty()) return "";
+  // What the fits agree on: a loop whose bound is the same wrong one in every fit is named;
+  // one whose fits differ, or include its right bound, is left unnamed.
+  const auto agreed = [&fits](bool rows) -> const LoopBound* {
+    const LoopBound* first = rows ? fits.front().first : fits.front().second;
+    for (const auto& [row_bound, col_bound] : fits) {
+      const LoopBound* bound = rows ? row_bound : col_bound;
+      if (bound->text != first->text) return nullptr;
+    }
+    return first->right ? nullptr : first;
+  };
+  const LoopBound* row_bound = agreed(true);
+  const LoopBound* col_bound = agreed(false);
+  // A loop whose fits differ, where the other loop's bound is a wrong one for certain:
+  // the same mistake in both loops, where it is among the fits, is the one named.
+  const auto same_kind = [&](bool rows, const LoopBound* other) -> const LoopBound* {
+    const std::vector<LoopBound>& mine = rows ? row_bounds : col_bounds;
+    const std::vector<LoopBound>& theirs = rows ? col_bounds : row_bounds;
+    const LoopBound& counterpart = mine[static_cast<std::size_t>(other - theirs.data())];
+    for (const auto& [fit_row, fit_col] : fits) {
+      if ((rows ? fit_row : fit_col) == &counterpart) return &counterpart;
+    }
+    return nullptr;
+  };
+  const LoopBound* likely = nullptr;  // a bound named as the other loop's mistake repeated
+  if (row_bound == nullptr && col_bound != nullptr) row_bound = likely = same_kind(true, col_bound);
+  if (col_bound == nullptr && row_bound != nullptr) col_bound = likely = same_kind(false, row_bound);
+  // The loop that let the element out must be named: else the fits disagree on the cause.
+  const bool row_out = local.row >= valid_rows, col_out = local.col >= valid_cols;
+  if ((row_out && row_bound == nullptr) || (col_out && col_bound == nullptr) || (!row_bound && !col_bound)) return "";
+  std::string bounds;
+  if (row_bound != nullptr) {
+    bounds = std::string(row_bound == likely ? "likely " : "") + "the row loop bounded by " + row_bound->text;
+  }
+  if (col_bound != nullptr) {
+    bounds += std::string(bounds.empty() ? "" : " and ") + (col_bound == likely ? "likely, the same way, " : "") +
+              "the column loop bounded by " + col_bound->text;
+  }
+  return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
+         pair_text(fault.thread[0], fault.thread[1]) + " " + (fault.write ? "wrote" : "read") + " element " +
+         pair_text(element->row, element->col) + " of " + array.name + ", (" + std::to_string(local.row) + ", " +
+         std::to_string(local.col) + ") of its tile, which holds " + std::to_string(valid_rows) + " x " +
+         std::to_string(valid_cols) + " elements of the array, as its access number " +
+         std::to_string(fault.earlier_accesses + 1) + " from its first, " + pair_text(start->first_row, start->first_col) +
+         ": that is where its loops reach with " + bounds +
+         ". The loops count from the tile's origin, so they stop at the tile's valid part: row < valid_rows, "
+         "col < valid_cols.";
+}
+
 std::string origin_counted_twice(const Fault& fault, const FaultedArray& array) {
   const std::optional<Element> element = element_of(fault, array);
   if (!element) return "";

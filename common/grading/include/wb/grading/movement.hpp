@@ -40,6 +40,12 @@ struct MovementCheck {
   // The shared tiles' layouts of the chapter (empty: none padded), so that a copy whose
   // shared destination is misaligned names the layout its index went through.
   std::vector<SharedLayout> shared_layouts;
+  // Where the step fixes how a thread walks its tile of the input (the page's loops): its
+  // start, and the loops' steps (0: not known), for the reading of a loop's bound from
+  // the access that faulted (diagnosis/faults.hpp, loop_bounds_cause).
+  std::function<std::optional<ThreadStart>(unsigned thread)> thread_start;
+  int row_step = 0;
+  int col_step = 0;
   // The step's own reading of a fault (which element its thread was meant to reach says
   // which index is wrong), with the input's device pointer: a cause, or "" to leave it to
   // the general hypotheses.

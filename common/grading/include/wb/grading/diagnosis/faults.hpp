@@ -37,7 +37,19 @@ struct FaultedArray {
   std::string leading_dimension{};
   // Each thread's start, where the step fixes its copy layout (empty: not known).
   std::function<std::optional<ThreadStart>(unsigned thread)> thread_start{};
+  // The steps of the loops that walk a thread over the tile from its start (0: not known):
+  // row += row_step inside col += col_step, as the pages teach.
+  int row_step = 0;
+  int col_step = 0;
 };
+
+// Where the array knows its threads' starts and loop steps: the loop bounds under which
+// the faulting access is the thread's own next element, counted from its first (its
+// earlier accesses to device memory, one per element). Bounds tried for each loop: the
+// tile's valid extent, one more (`<=`), the other loop's (exchanged), the array's
+// extent, the whole tile's. Named where the fitting bounds agree on what is wrong (""
+// otherwise, or where the tile's own bounds fit).
+std::string loop_bounds_cause(const Fault& fault, const FaultedArray& array);
 
 // The cause when the fault lies at the faulting block's tile origin counted twice plus
 // an offset inside the tile ("" otherwise): an index that already counts from the tile's
