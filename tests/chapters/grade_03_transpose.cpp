@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -140,6 +141,16 @@ wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(c
   check.reference = [=](const std::vector<float>& input) {
     return wb::grading::transposed(input, rows, cols);
   };
+  // The input tile's loops: load_thread_layout (32,8) column-major puts thread t at
+  // (t % 32, t / 32), from where it walks the tile in steps of the layout's extents; step
+  // 1 reads and stores each element, steps 2 and 3 copy it.
+  check.thread_start = [](unsigned thread) -> std::optional<wb::grading::ThreadStart> {
+    const long long row = thread % ch03::kLoadThreadRows, col = thread / ch03::kLoadThreadRows;
+    return wb::grading::ThreadStart{row, col, row, col};
+  };
+  check.row_step = ch03::kLoadThreadRows;
+  check.col_step = ch03::kLoadThreadCols;
+  check.accesses_per_element = step.number == 1 ? 2 : 1;
   if (step.number >= 2) {  // step 1 has one thread layout, and no write out of a tile
     check.explain = [=](const std::vector<float>& output, const std::vector<float>&) {
       return store_loops_from_load_coord(output, rows, cols);

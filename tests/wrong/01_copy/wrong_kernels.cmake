@@ -157,7 +157,7 @@ wb_wrong_kernel(tile_bounds_exchanged
   STEP 2
   FIND "  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {"
   REPLACE "  for (int col = thread_coord.col; col < valid_rows; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_cols; row += kThreadRows) {"
-  EXPECT "step 2.*thread \\(0, 0\\) read element \\(0, 16\\) of the input.*as its access number 3 from its first.*the row loop bounded by valid_cols, the columns' bound \\(the two bounds exchanged\\)")
+  EXPECT "step 2.*thread \\(0, 0\\) read element \\(0, 16\\) of the input.*as element number 3 of its walk.*the row loop bounded by valid_cols, the columns' bound \\(the two bounds exchanged\\)")
 
 # The loops bounded by the array's rows and columns: row and col count from the tile's
 # origin, so a block walks past its tile (and the edge blocks past the array).
@@ -165,4 +165,4 @@ wb_wrong_kernel(loops_bounded_by_the_array
   STEP 2
   FIND "  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {"
   REPLACE "  for (int col = thread_coord.col; col < cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < rows; row += kThreadRows) {"
-  EXPECT "step 2.*as its access number 21 from its first.*the row loop bounded by the array's rows \\(300\\) and likely, the same way, the column loop bounded by the array's columns \\(40\\)")
+  EXPECT "step 2.*as element number 21 of its walk.*the row loop bounded by the array's rows \\(300\\) and likely, the same way, the column loop bounded by the array's columns \\(40\\)")

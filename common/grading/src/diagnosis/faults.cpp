@@ -107,6 +107,10 @@ bool walk_reaches(const ThreadStart& start, int row_step, int col_step, long lon
 
 std::string loop_bounds_cause(const Fault& fault, const FaultedArray& array) {
   if (!array.thread_start || array.row_step <= 0 || array.col_step <= 0 || array.rows_only) return "";
+  const auto per_element = static_cast<unsigned long long>(std::max(1, array.accesses_per_element));
+  // The read of an element is its first access.
+  if (fault.write || fault.earlier_accesses % per_element != 0) return "";
+  const unsigned long long walked = fault.earlier_accesses / per_element;
   const std::optional<Element> element = element_of(fault, array);
   if (!element || fault.thread[1] != 0 || fault.thread[2] != 0) return "";
   const std::optional<ThreadStart> start = array.thread_start(fault.thread[0]);
@@ -139,7 +143,7 @@ std::string loop_bounds_cause(const Fault& fault, const FaultedArray& array) {
       // The column loop outside, as the pages teach: with the row loop outside instead,
       // a wrong bound of either loop reaches the same element as often as not.
       if (walk_reaches(*start, array.row_step, array.col_step, row_bound.value, col_bound.value, false, local,
-                       fault.earlier_accesses)) {
+                       walked)) {
         fits.emplace_back(&row_bound, &col_bound);
       }
     }
@@ -183,11 +187,11 @@ std::string loop_bounds_cause(const Fault& fault, const FaultedArray& array) {
               "the column loop bounded by " + col_bound->text;
   }
   return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
-         pair_text(fault.thread[0], fault.thread[1]) + " " + (fault.write ? "wrote" : "read") + " element " +
+         pair_text(fault.thread[0], fault.thread[1]) + " read element " +
          pair_text(element->row, element->col) + " of " + array.name + ", (" + std::to_string(local.row) + ", " +
          std::to_string(local.col) + ") of its tile, which holds " + std::to_string(valid_rows) + " x " +
-         std::to_string(valid_cols) + " elements of the array, as its access number " +
-         std::to_string(fault.earlier_accesses + 1) + " from its first, " + pair_text(start->first_row, start->first_col) +
+         std::to_string(valid_cols) + " elements of the array, as element number " + std::to_string(walked + 1) +
+         " of its walk from " + pair_text(start->first_row, start->first_col) +
          ": that is where its loops reach with " + bounds +
          ". The loops count from the tile's origin, so they stop at the tile's valid part: row < valid_rows, "
          "col < valid_cols.";

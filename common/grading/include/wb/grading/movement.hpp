@@ -46,6 +46,7 @@ struct MovementCheck {
   std::function<std::optional<ThreadStart>(unsigned thread)> thread_start;
   int row_step = 0;
   int col_step = 0;
+  int accesses_per_element = 1;  // a copy's 1; a load and a store: 2
   // The step's own reading of a fault (which element its thread was meant to reach says
   // which index is wrong), with the input's device pointer: a cause, or "" to leave it to
   // the general hypotheses.

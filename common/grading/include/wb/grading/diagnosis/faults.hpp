@@ -41,11 +41,14 @@ struct FaultedArray {
   // row += row_step inside col += col_step, as the pages teach.
   int row_step = 0;
   int col_step = 0;
+  // The thread's accesses to device memory for each element it walks, the element's read
+  // first (a copy: 1; a naive transpose's read and store: 2).
+  int accesses_per_element = 1;
 };
 
 // Where the array knows its threads' starts and loop steps: the loop bounds under which
 // the faulting access is the thread's own next element, counted from its first (its
-// earlier accesses to device memory, one per element). Bounds tried for each loop: the
+// earlier accesses to device memory, accesses_per_element for each). Bounds tried for each loop: the
 // tile's valid extent, one more (`<=`), the other loop's (exchanged), the array's
 // extent, the whole tile's. Named where the fitting bounds agree on what is wrong (""
 // otherwise, or where the tile's own bounds fit).
