@@ -63,6 +63,12 @@ void check_movement(const MovementCheck& check, const std::string& configuration
     if (error.kind() == ErrorKind::misaligned) {
       return misaligned_destination_cause(fault, arrays[0], check.shared_layouts);
     }
+    if (error.kind() == ErrorKind::destination_not_shared) {
+      if (std::string cause = destination_past_the_array_cause(fault, arrays[0], check.shared_layouts);
+          !cause.empty()) {
+        return cause;
+      }
+    }
     for (const FaultedArray& array : arrays) {
       if (std::string cause = overlapping_writes_cause(fault, array); !cause.empty()) return cause;
     }

@@ -79,8 +79,18 @@ PendingCopy issue_copy(ThreadState& thread, void* shared_dst, const void* global
       !bad.empty()) {
     // The element the copy was for, its source, is the evidence of which index went wrong.
     if (src_bytes == 0) kernel_fail(file, line, what + bad, ErrorKind::destination_not_shared);
-    kernel_fail_access(file, line, what + bad, ErrorKind::destination_not_shared, global_src, false,
-                       static_cast<unsigned>(copy_bytes));
+    try {
+      kernel_fail_access(file, line, what + bad, ErrorKind::destination_not_shared, global_src, false,
+                         static_cast<unsigned>(copy_bytes));
+    } catch (KernelError& error) {
+      // Past the end of an array: where the copy went in it, beside the element it was for.
+      if (const auto past = word_past_an_array(worker.shared, shared_dst, pc); past && error.fault()) {
+        Fault fault = *error.fault();
+        fault.destination = MisalignedDestination{global_src, past->first, past->second};
+        error.set_fault(fault);
+      }
+      throw;
+    }
   }
   const auto dst_address = reinterpret_cast<std::uintptr_t>(shared_dst);
   const auto src_address = reinterpret_cast<std::uintptr_t>(global_src);

@@ -273,6 +273,39 @@ std::vector<SharedVariable> shared_variables(const SharedMemory& shared) {
   return variables;
 }
 
+namespace {
+
+// Outside every array. All kernels' arrays share the thread-local block, so the one to
+// measure from is the running kernel's (the function that declared them, declared_by);
+// without it, the nearest array below. `offset` from the block's start.
+const TlsSymbol* nearest_kernel_array(std::size_t offset, const std::string& function) {
+  const TlsSymbol* nearest = nullptr;
+  for (const TlsSymbol& symbol : tls_symbols()) {
+    if (!symbol.shared) continue;
+    const bool of_kernel = !function.empty() && declared_by(symbol, function);
+    if (!function.empty() && !of_kernel) continue;
+    if (nearest == nullptr || (symbol.offset <= offset && symbol.offset > nearest->offset) ||
+        (nearest->offset > offset && symbol.offset < nearest->offset)) {
+      nearest = &symbol;
+    }
+  }
+  return nearest;
+}
+
+}  // namespace
+
+std::optional<std::pair<std::string, std::size_t>> word_past_an_array(const SharedMemory& shared, const void* pointer,
+                                                                        const void* pc) {
+  const auto* address = static_cast<const std::byte*>(pointer);
+  if (!shared.in_static(address)) return std::nullopt;
+  const auto offset = static_cast<std::size_t>(address - shared.tls_begin);
+  const TlsSymbol* nearest = nearest_kernel_array(offset, function_of(pc));
+  if (nearest == nullptr || offset < nearest->offset + nearest->bytes || (offset - nearest->offset) % 4 != 0) {
+    return std::nullopt;
+  }
+  return std::make_pair(nearest->name, (offset - nearest->offset) / 4);
+}
+
 std::string describe_shared_address(const SharedMemory& shared, const void* pointer,
                                     std::size_t bytes, const void* pc) {
   const auto* address = static_cast<const std::byte*>(pointer);
@@ -293,20 +326,8 @@ std::string describe_shared_address(const SharedMemory& shared, const void* poin
            ") of the __shared__ variable " + symbol.name +
            (inside % 4 == 0 ? " (from its float element " + std::to_string(inside / 4) + ")" : "");
   }
-  // Outside every array. All kernels' arrays share the thread-local block, so the one to
-  // measure from is the running kernel's (the function that declared them, declared_by);
-  // without it, the nearest array below.
   const std::string function = function_of(pc);
-  const TlsSymbol* nearest = nullptr;
-  for (const TlsSymbol& symbol : tls_symbols()) {
-    if (!symbol.shared) continue;
-    const bool of_kernel = !function.empty() && declared_by(symbol, function);
-    if (!function.empty() && !of_kernel) continue;
-    if (nearest == nullptr || (symbol.offset <= offset && symbol.offset > nearest->offset) ||
-        (nearest->offset > offset && symbol.offset < nearest->offset)) {
-      nearest = &symbol;
-    }
-  }
+  const TlsSymbol* nearest = nearest_kernel_array(offset, function);
   if (nearest == nullptr && !function.empty()) return describe_shared_address(shared, pointer, bytes);
   if (nearest != nullptr) {
     const auto from_start = static_cast<long long>(offset) - static_cast<long long>(nearest->offset);

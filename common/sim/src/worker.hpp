@@ -510,6 +510,10 @@ std::string function_of(const void* pc);
 // The __shared__ array holding `address` ("" for the dynamic shared memory, or none)
 // and the index of its word there, in 4-byte elements.
 std::pair<std::string, std::size_t> shared_array_word(const SharedMemory& shared, const void* address);
+// An address at a whole word past the end of the running kernel's nearest __shared__
+// array (code address `pc`): that array and the word's index from its start.
+std::optional<std::pair<std::string, std::size_t>> word_past_an_array(const SharedMemory& shared, const void* address,
+                                                                        const void* pc);
 
 // The race check (race_check.cpp). A new barrier interval: what threads did before it
 // is ordered with what they do after.

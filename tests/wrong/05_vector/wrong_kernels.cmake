@@ -10,6 +10,14 @@ wb_wrong_kernel(plus_one_padding_with_8_byte_copies
   REPLACE "constexpr int kPad8 = 1;"
   EXPECT "step 1.*the shared destination 0x[0-9a-f]+ is not 8-byte aligned.*smem_tile.*Likely cause: the 8-byte copy of element \\(0, 1\\) of block \\(0, 0\\)'s tile went to float 129 of smem_tile = 1 \\* 129: the destination's columns are 129 floats apart \\(padded by 1 float\\), so column 1 starts at byte 516, no multiple of 8: a copy of 8 bytes needs a padding that is a multiple of 2 floats")
 
+# The pairs' tile addressed with the 16-byte copies' layout (columns 132 apart) where it
+# is declared with smem_8_layout (130): the last columns land past its end.
+wb_wrong_kernel(pair_tile_with_the_16_byte_layout
+  STEP 1
+  FIND "wb::cp_async_ca<8>(&smem_tile[smem_8_layout(row, col)]"
+  REPLACE "wb::cp_async_ca<8>(&smem_tile[smem_16_layout(row, col)]"
+  EXPECT "step 1.*Likely cause: the copy of element \\([0-9]+, 15\\) of block \\([0-9]+, [0-9]+\\)'s tile went to float [0-9]+ of smem_tile = [0-9]+ \\+ 15 \\* 132, past its end: columns 132 floats apart, the stride of smem_16_layout")
+
 # The 16-byte copies through the 8-byte copies' layout: columns 130 floats apart, so column
 # 1 starts at byte 520, off a 16-byte boundary. The padding is right; the layout is not.
 wb_wrong_kernel(sixteen_byte_copies_through_the_8_byte_layout

@@ -713,4 +713,29 @@ std::string misaligned_destination_cause(const Fault& fault, const FaultedArray&
          " bytes needs a padding that is a multiple of " + std::to_string(floats) + " floats.";
 }
 
+std::string destination_past_the_array_cause(const Fault& fault, const FaultedArray& array,
+                                             const std::vector<SharedLayout>& layouts) {
+  if (!fault.destination || fault.address != fault.destination->source) return "";
+  const std::optional<Element> element = element_of(fault, array);
+  if (!element) return "";
+  const Element origin = tile_origin(fault, array);
+  const Element local{element->row - origin.row, element->col - origin.col};
+  if (local.row < 0 || local.row >= array.shape.tile_rows || local.col <= 0 || local.col >= array.shape.tile_cols) {
+    return "";
+  }
+  const auto word = static_cast<long long>(fault.destination->word);
+  if ((word - local.row) % local.col != 0) return "";
+  const long long stride = (word - local.row) / local.col;
+  for (const SharedLayout& layout : layouts) {
+    if (layout.stride != stride) continue;
+    return "the copy of element " + pair_text(local.row, local.col) + " of block " +
+           pair_text(fault.block[0], fault.block[1]) + "'s tile went to float " + std::to_string(word) + " of " +
+           fault.destination->array + " = " + std::to_string(local.row) + " + " + std::to_string(local.col) + " * " +
+           std::to_string(stride) + ", past its end: columns " + std::to_string(stride) + " floats apart, the stride of " +
+           layout.name + ". The tile is declared smaller: index it with the layout it is declared with, the one "
+           "its other accesses use.";
+  }
+  return "";
+}
+
 }  // namespace wb::grading

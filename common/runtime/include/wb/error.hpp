@@ -47,8 +47,8 @@ struct OverlappingWrite {
   std::size_t word = 0;  ///< the word's index in it, in 4-byte elements
 };
 
-/// A cp.async whose shared destination was misaligned: the element it copied and where it
-/// was to go, which say which index put it there.
+/// A cp.async whose shared destination was misaligned, or past the end of a __shared__
+/// array: the element it copied and where it was to go, which say which index put it there.
 struct MisalignedDestination {
   const void* source = nullptr;  ///< the copy's global source
   std::string array;             ///< the __shared__ array ("" for dynamic shared memory)
@@ -79,7 +79,8 @@ struct Fault {
   unsigned long long earlier_accesses = 0;
   /// For ErrorKind::shared_write_overlap, the two writes (`address`: the word).
   std::optional<OverlappingWrite> overlap;
-  /// For a cp.async whose shared destination was misaligned (`address`: the destination).
+  /// For a cp.async whose shared destination was misaligned (`address`: the destination),
+  /// or past the end of an array (`address`: the source).
   std::optional<MisalignedDestination> destination;
   /// For ErrorKind::shared_race between a cp.async and a read (`address`: the word).
   std::optional<RacingCopy> racing_copy;

@@ -151,4 +151,10 @@ struct SharedLayout {
 std::string misaligned_destination_cause(const Fault& fault, const FaultedArray& array,
                                          const std::vector<SharedLayout>& layouts);
 
+// A cp.async whose shared destination lies past the end of its array (Fault::destination)
+// where the word is the copied element's row + col * the stride of one of `layouts`: the
+// tile indexed with that layout ("" where none fits).
+std::string destination_past_the_array_cause(const Fault& fault, const FaultedArray& array,
+                                             const std::vector<SharedLayout>& layouts);
+
 }  // namespace wb::grading
