@@ -80,24 +80,31 @@ struct LoopBound {
   bool right;
 };
 
-// Whether a thread starting at `start` and walking (row_step, col_step) under the bounds
-// reaches `target` as its access number `count` (from 0), the column loop outside the row
-// loop or, with `rows_outside`, the other way round.
+// A loop's bounds to try, the right one first: the tile's valid extent, one more (`<=`),
+// the other loop's (exchanged), the array's extent and the whole tile's. `side` names the
+// loop's coordinate ("rows"), `other` the other loop's ("columns"), `valid` and
+// `other_valid` their variables' names.
+std::vector<LoopBound> bounds_to_try(long long valid, long long other_valid, long long extent, long long tile,
+                                     const std::string& side, const std::string& other, const std::string& valid_name,
+                                     const std::string& other_valid_name) {
+  return {{valid, valid_name, true},
+          {valid + 1, "one past " + valid_name + " (`<=` where `<` is meant)", false},
+          {other_valid, other_valid_name + ", the " + other + "' bound (the two bounds exchanged)", false},
+          {extent, "the array's " + side + " (" + std::to_string(extent) + ")", false},
+          {tile, "the whole tile's " + side + " (" + std::to_string(tile) + "), not " + valid_name, false}};
+}
+
+// Whether a thread starting at `start` and walking its tile, rows (row_step) inside
+// columns (col_step), under the bounds reaches `target` as its element number `count`
+// (from 0).
 bool walk_reaches(const ThreadStart& start, int row_step, int col_step, long long row_bound, long long col_bound,
-                  bool rows_outside, const Element& target, unsigned long long count) {
+                  const Element& target, unsigned long long count) {
   unsigned long long index = 0;
-  const long long outer_first = rows_outside ? start.first_row : start.first_col;
-  const long long inner_first = rows_outside ? start.first_col : start.first_row;
-  const long long outer_bound = rows_outside ? row_bound : col_bound, inner_bound = rows_outside ? col_bound : row_bound;
-  const int outer_step = rows_outside ? row_step : col_step, inner_step = rows_outside ? col_step : row_step;
   constexpr unsigned long long kMostAccesses = 1 << 20;  // no walk goes further
-  for (long long outer = outer_first; outer < outer_bound; outer += outer_step) {
-    for (long long inner = inner_first; inner < inner_bound; inner += inner_step, ++index) {
+  for (long long col = start.first_col; col < col_bound; col += col_step) {
+    for (long long row = start.first_row; row < row_bound; row += row_step, ++index) {
       if (index > count || index > kMostAccesses) return false;
-      if (index == count) {
-        const long long row = rows_outside ? outer : inner, col = rows_outside ? inner : outer;
-        return row == target.row && col == target.col;
-      }
+      if (index == count) return row == target.row && col == target.col;
     }
   }
   return false;
@@ -123,18 +130,10 @@ std::string loop_bounds_cause(const Fault& fault, const FaultedArray& array) {
   if (valid_rows <= 0 || valid_cols <= 0 || local.row < 0 || local.col < 0) return "";
   // Inside the tile's valid part, the element says nothing about the bounds.
   if (local.row < valid_rows && local.col < valid_cols) return "";
-  const std::vector<LoopBound> row_bounds = {
-      {valid_rows, "valid_rows", true},
-      {valid_rows + 1, "one past valid_rows (`<=` where `<` is meant)", false},
-      {valid_cols, "valid_cols, the columns' bound (the two bounds exchanged)", false},
-      {shape.rows, "the array's rows (" + std::to_string(shape.rows) + ")", false},
-      {shape.tile_rows, "the whole tile's rows (" + std::to_string(shape.tile_rows) + "), not valid_rows", false}};
-  const std::vector<LoopBound> col_bounds = {
-      {valid_cols, "valid_cols", true},
-      {valid_cols + 1, "one past valid_cols (`<=` where `<` is meant)", false},
-      {valid_rows, "valid_rows, the rows' bound (the two bounds exchanged)", false},
-      {shape.cols, "the array's columns (" + std::to_string(shape.cols) + ")", false},
-      {shape.tile_cols, "the whole tile's columns (" + std::to_string(shape.tile_cols) + "), not valid_cols", false}};
+  const std::vector<LoopBound> row_bounds =
+      bounds_to_try(valid_rows, valid_cols, shape.rows, shape.tile_rows, "rows", "columns", "valid_rows", "valid_cols");
+  const std::vector<LoopBound> col_bounds =
+      bounds_to_try(valid_cols, valid_rows, shape.cols, shape.tile_cols, "columns", "rows", "valid_cols", "valid_rows");
   // Every (row bound, column bound) under which the thread's walk reaches the fault where
   // it did; the tile's own bounds never leave the tile, so they never fit.
   std::vector<std::pair<const LoopBound*, const LoopBound*>> fits;
@@ -142,8 +141,7 @@ std::string loop_bounds_cause(const Fault& fault, const FaultedArray& array) {
     for (const LoopBound& col_bound : col_bounds) {
       // The column loop outside, as the pages teach: with the row loop outside instead,
       // a wrong bound of either loop reaches the same element as often as not.
-      if (walk_reaches(*start, array.row_step, array.col_step, row_bound.value, col_bound.value, false, local,
-                       walked)) {
+      if (walk_reaches(*start, array.row_step, array.col_step, row_bound.value, col_bound.value, local, walked)) {
         fits.emplace_back(&row_bound, &col_bound);
       }
     }
