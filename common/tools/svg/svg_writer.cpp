@@ -1,12 +1,12 @@
-// The SVG writer of the book's figures (svg.hpp): escape, number and the Svg class.
-#include "svg.hpp"
+// The workbook's SVG writer (svg_writer.hpp): escape, number and the Svg class.
+#include "svg_writer.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
 
-namespace figures {
+namespace wb::svg {
 
 std::string escape(const std::string& text) {
   std::string out;
@@ -59,17 +59,23 @@ void Svg::text(double x, double y, const std::string& content, double size,
         << escape(content) << "</text>\n";
 }
 
-void Svg::save(const std::string& path) const {
-  std::ofstream out(path);
+std::string Svg::str() const {
   // The white page under everything, as large as the drawing has grown.
   const std::string page = "<rect x=\"0\" y=\"0\" width=\"" + number(width_) + "\" height=\"" +
                            number(height_) + "\" fill=\"#ffffff\"/>\n";
+  std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << number(width_) << "\" height=\""
       << number(height_) << "\" viewBox=\"0 0 " << number(width_) << " " << number(height_)
       << "\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" fill=\"#222222\">\n"
       << page << body_.str() << "</svg>\n";
+  return out.str();
+}
+
+void Svg::save(const std::string& path) const {
+  std::ofstream out(path);
+  out << str();
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
-}  // namespace figures
+}  // namespace wb::svg
