@@ -126,6 +126,7 @@ wb::grading::GemmCheck gemm_check(const Step& step,
   check.tile_m = ch04::kTileM;
   check.tile_n = ch04::kTileN;
   check.tile_k = ch04::kTileK;
+  check.copy_column_step = ch04::kLoadThreadCols;  // load_thread_layout, (32,8)
   // Step 2 waits for its one group with wait<0>; the pipelines of steps 3 and 4 with
   // wait<kStages - 2>, which lands the tile about to be computed.
   check.step_wait = step.number == 2 ? 0 : step.number >= 3 ? ch04::kStages - 2 : -1;

@@ -284,6 +284,7 @@ TEST_F(Chapter5Vector, Step2SixteenByteCopiesInTheGemm) {
     check.tile_m = ch05::kGemmTile;
     check.tile_n = ch05::kGemmTile;
     check.tile_k = ch05::kGemmTileK;
+    check.copy_column_step = ch05::kThreads / (ch05::kGemmTile / 4);  // gemm_copy_layout, (32,8)
     check.step_wait = ch05::kGemmStages - 2;  // the pipeline's wait, as chapter 4's
     // vector.cu's gemm_copy_layout: (kGemmTile / 4, 8) threads, column-major, thread (r, c)
     // copying the quad at row 4r of column c, then columns c + 8, ...

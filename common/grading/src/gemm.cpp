@@ -177,7 +177,7 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
   const double error = relative_error(c, reference);
   if (error > kGemmTolerance) {
     CompareOptions options;
-    const GemmRun run{a, b, reference, check.shape, check.tile_m, check.tile_n, check.tile_k};
+    const GemmRun run{a, b, reference, check.shape, check.tile_m, check.tile_n, check.tile_k, check.copy_column_step};
 #if WB_BACKEND_SIM
     options.known_cause = likely_cause(check, run, c, stats);
 #else

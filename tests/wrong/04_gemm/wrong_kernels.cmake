@@ -170,3 +170,11 @@ wb_wrong_kernel(b_fragment_from_a_stage
   FIND "&smem_b_stage[smem_b4_layout(micro_col(thread_coord.col, v), kk)]"
   REPLACE "&smem_a_stage[smem_b4_layout(micro_col(thread_coord.col, v), kk)]"
   EXPECT "step 4.*Likely cause: C is exactly the product that reads B's fragments from A's shared tile")
+
+# load_tile_async steps through A's and B's columns by the shared tile's rows (128) where
+# they are ld floats apart: every column after a tile's first comes from elsewhere.
+wb_wrong_kernel(copies_step_global_columns_by_the_tile_rows
+  STEP 2
+  FIND "inside ? &gmem_tile[row + col * ld] : gmem_tile"
+  REPLACE "inside ? &gmem_tile[row + col * kTileM] : gmem_tile"
+  EXPECT "step 2.*Likely cause: C is exactly the product whose copies read column kk of each k-tile kk \\* 128 floats after its first column instead of kk \\* ld")

@@ -203,3 +203,11 @@ wb_wrong_kernel(float_index_on_float4_pointers
   FIND "    wb::cp_async_cg(&smem_tile[first], &gmem_tile_in[first]);"
   REPLACE "    wb::cp_async_cg(reinterpret_cast<float4*>(smem_tile) + first, reinterpret_cast<const float4*>(gmem_tile_in) + first);"
   EXPECT "step 3.*Likely cause: block 0's thread [0-9]+ read float [0-9]+ of its tile with its first copy, where its quad starts at float [0-9]+: four times as far, as a float index added to a float4 pointer moves")
+
+# Step 2's whole tiles step the global pointer by the shared tile's rows (128) where a
+# column of A or B is ld floats further: a thread's second column comes from elsewhere.
+wb_wrong_kernel(whole_tile_global_column_step_of_the_tile
+  STEP 2
+  FIND "    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * ld);"
+  REPLACE "    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * kGemmTile);"
+  EXPECT "step 2.*Likely cause: C is exactly the product whose copies read a thread's first column of each k-tile right and the columns after it \\(its loop's col, 8 apart\\) col \\* 128 floats further instead of col \\* ld")

@@ -55,6 +55,9 @@ struct GemmCheck {
   // Where each thread's copies of an operand's tile start, where the step fixes its copy
   // layout (empty: not known; diagnosis/faults.hpp).
   std::function<std::optional<ThreadStart>(unsigned thread)> copy_thread_start;
+  // How many columns apart a thread's copies of a k-tile are (its copy layout's
+  // columns; 0: not known; diagnosis/gemm_models.hpp).
+  int copy_column_step = 0;
   // Where the step's barrier between a stage's reads and its refill goes, for a refill
   // that raced a read (empty: at the end of the loop).
   std::string refill_barrier;

@@ -5,6 +5,8 @@
 // The models every GEMM step shares need only the shapes: the last partial k-tile
 // dropped, `=` for `+=`, the accumulator zeroed in every k-tile, the first k-tile
 // skipped, a k-tile's origin counted in rows, A and B exchanged, each tile transposed.
+// A step that gives its copy layout's column step also gets the copies' global column
+// stride taken from the shared tile (the tile's rows where ld is meant).
 // A step that gives its threads' micro-tiles (which elements of C a thread owns) also
 // gets the mistakes of the micro-tile: its i and j exchanged in the product, a thread's
 // row and column exchanged.
@@ -28,6 +30,10 @@ struct GemmRun {
   int tile_m;
   int tile_n;
   int tile_k;
+  // How many columns apart a thread's copies of a k-tile are (the copy layout's
+  // columns; 0: not known, and the models of the copies' global column stride are not
+  // tried).
+  int copy_column_step = 0;
 };
 
 // C(i, j) = sum over p < k of a_at(i, p) * b_at(j, p): a product of A and B as a mistake
