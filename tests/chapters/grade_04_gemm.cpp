@@ -148,6 +148,24 @@ wb::grading::GemmCheck gemm_check(const Step& step,
                       [register_blocked](int thread_col, int j) {
                         return register_blocked ? ch04::micro_col(thread_col, j) : thread_col + ch04::kThreadCols * j;
                       }};
+  if (register_blocked) {
+    // Per kk, a float4 at each of the thread's first rows micro_row(r, 0) and (r, 4) of A's
+    // stage (micro_col for B's), compute_thread_layout (16,16) column-major; the stage's
+    // columns are kTileM floats apart (smem_a4_layout).
+    const auto first_rows = [](bool rows_of_a) {
+      return [rows_of_a](unsigned thread) {
+        const int coord = rows_of_a ? static_cast<int>(thread) % ch04::kThreadRows
+                                    : static_cast<int>(thread) / ch04::kThreadRows;
+        std::vector<int> rows;
+        for (int v = 0; v < ch04::kMicroM; v += ch04::kVector) {
+          rows.push_back(rows_of_a ? ch04::micro_row(coord, v) : ch04::micro_col(coord, v));
+        }
+        return rows;
+      };
+    };
+    check.fragment_reads = {{"smem_a", "A", ch04::kTileM, ch04::kTileK, ch04::kVector, first_rows(true)},
+                            {"smem_b", "B", ch04::kTileN, ch04::kTileK, ch04::kVector, first_rows(false)}};
+  }
   return check;
 }
 

@@ -11,6 +11,7 @@
 
 #include "wb/grading/diagnosis/faults.hpp"
 #include "wb/grading/diagnosis/in_flight.hpp"
+#include "wb/grading/diagnosis/shared_overruns.hpp"
 #include "wb/wb.cuh"
 
 namespace {
@@ -35,7 +36,7 @@ struct TwoCopies {
     overlap.first_earlier_accesses = first_earlier;
     overlap.array = "smem_tile";
     overlap.word = word;
-    return Fault{{0, 0, 0}, {8, 0, 0}, nullptr, true, 4, earlier, overlap, std::nullopt, std::nullopt};
+    return Fault{{0, 0, 0}, {8, 0, 0}, nullptr, true, 4, earlier, overlap, std::nullopt, std::nullopt, std::nullopt};
   }
 };
 
@@ -82,7 +83,7 @@ FaultedArray walked_input(const std::vector<float>& input) {
 
 Fault read_fault(const std::vector<float>& input, int row, int col, unsigned long long earlier) {
   return Fault{{0, 0, 0}, {0, 0, 0}, &input[static_cast<std::size_t>(row + col * 256)], false, 4, earlier,
-               std::nullopt, std::nullopt, std::nullopt};
+               std::nullopt, std::nullopt, std::nullopt, std::nullopt};
 }
 
 TEST(Evidence, AFaultAtTheThreadsNextElementNamesTheLoopBoundsThatReachIt) {
@@ -135,7 +136,7 @@ Fault span_fault(const std::vector<float>& input, long long element, std::size_t
   overlap.source = &input[static_cast<std::size_t>(element)];
   overlap.array = "smem_span";
   overlap.word = word;
-  return Fault{{0, 0, 0}, {1, 0, 0}, nullptr, true, 4, 0, overlap, std::nullopt, std::nullopt};
+  return Fault{{0, 0, 0}, {1, 0, 0}, nullptr, true, 4, 0, overlap, std::nullopt, std::nullopt, std::nullopt};
 }
 
 TEST(Evidence, ASpanCopyOffByItsPadOrByWholeTilesIsNamed) {
@@ -158,7 +159,7 @@ TEST(Evidence, ASpanCopyOffByItsPadOrByWholeTilesIsNamed) {
 // smem_tile: the stride it reveals names the layout, and only in row 0.
 Fault misaligned_copy(const std::vector<float>& input, int row, std::size_t word) {
   wb::MisalignedDestination destination{input.data() + row + 256, "smem_tile", word};
-  return Fault{{0, 0, 0}, {32, 0, 0}, nullptr, true, 16, 0, std::nullopt, destination, std::nullopt};
+  return Fault{{0, 0, 0}, {32, 0, 0}, nullptr, true, 16, 0, std::nullopt, destination, std::nullopt, std::nullopt};
 }
 
 TEST(Evidence, AMisalignedDestinationNamesTheStrideItsIndexUsed) {
@@ -176,11 +177,11 @@ TEST(Evidence, AMisalignedDestinationNamesTheStrideItsIndexUsed) {
 TEST(Evidence, AReadPastAVectorsEndIsABoundOrAPartialVector) {
   const std::vector<float> input(1027);
   const FaultedArray array{input.data(), {1027, 1, 1024, 1}, false, "the input"};
-  const Fault bound{{1, 0, 0}, {0, 0, 0}, input.data() + 1027, false, 4, 3, std::nullopt, std::nullopt, std::nullopt};
+  const Fault bound{{1, 0, 0}, {0, 0, 0}, input.data() + 1027, false, 4, 3, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
   EXPECT_TRUE(contains(wb::grading::past_the_end_of_a_vector(bound, array), "Either `<=` where `<` is meant, or a bound"));
-  const Fault quad{{1, 0, 0}, {0, 0, 0}, input.data() + 1024, false, 16, 0, std::nullopt, std::nullopt, std::nullopt};
+  const Fault quad{{1, 0, 0}, {0, 0, 0}, input.data() + 1024, false, 16, 0, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
   EXPECT_TRUE(contains(wb::grading::past_the_end_of_a_vector(quad, array), "only 3 of them lie inside"));
-  const Fault far{{1, 0, 0}, {0, 0, 0}, input.data() + 1030, false, 4, 3, std::nullopt, std::nullopt, std::nullopt};
+  const Fault far{{1, 0, 0}, {0, 0, 0}, input.data() + 1030, false, 4, 3, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
   EXPECT_EQ(wb::grading::past_the_end_of_a_vector(far, array), "");
 }
 
@@ -200,11 +201,50 @@ wb::sim::LaunchStats with_read(std::uint32_t group, std::uint32_t commits, int l
   return stats;
 }
 
+// A float4 read past a shared array whose walk is four times the fragments' offsets is a
+// float offset indexing a float4 pointer; a walk that fits the offsets themselves (a
+// stage one too far), or too short a walk, names nothing.
+TEST(Evidence, AVectorPointerIndexedInFloatsWalksFourTimesAsFar) {
+  wb::grading::FragmentReads reads{"smem_a", "A", 128, 8, 4, [](unsigned thread) {
+                                     const int row = 4 * static_cast<int>(thread % 16);
+                                     return std::vector<int>{row, 64 + row};
+                                   }};
+  // Thread 3's reads (rows 12 and 76, kk 0, 1, ...) from stage 1 (floats 1024 on), as
+  // 4 * offset: 1024 + 48, 1024 + 304, ... until one lies past the 3072 floats of smem_a.
+  const auto overrun = [](unsigned thread, std::vector<long long> words) {
+    Fault fault{{0, 0, 0}, {thread, 0, 0}, nullptr, false, 16, 0, std::nullopt, std::nullopt, std::nullopt,
+                std::nullopt};
+    const long long last = words.back();
+    words.pop_back();
+    fault.shared_overrun = wb::SharedOverrun{"smem_a", last, words};
+    return fault;
+  };
+  std::vector<long long> walk;
+  for (int kk = 0; kk < 8; ++kk) {
+    for (int row : {12, 76}) {
+      const long long word = 1024 + 4 * (row + 128 * kk);
+      walk.push_back(word);
+      if (word >= 3072) break;
+    }
+    if (walk.back() >= 3072) break;
+  }
+  const std::string cause = wb::grading::vector_pointer_indexed_in_floats(overrun(3, walk), reads);
+  EXPECT_TRUE(contains(cause, "thread 3 read A's fragments at floats 1072, 1328, 1584, 1840, ..., 3120 of smem_a")) << cause;
+  EXPECT_TRUE(contains(cause, "the last: row 12, column 4, 4 * (12 + 4 * 128) = 2096")) << cause;
+  // The same words read by thread 4 (rows 16 and 80) fit none of its fragments.
+  EXPECT_EQ(wb::grading::vector_pointer_indexed_in_floats(overrun(4, walk), reads), "");
+  // A stage index one too far: the right offsets from float 3072 on.
+  EXPECT_EQ(wb::grading::vector_pointer_indexed_in_floats(overrun(3, {3072 + 12, 3072 + 76, 3072 + 140}), reads), "");
+  EXPECT_EQ(wb::grading::vector_pointer_indexed_in_floats(overrun(3, {3072 + 48}), reads), "");
+  reads.array = "smem_b";
+  EXPECT_EQ(wb::grading::vector_pointer_indexed_in_floats(overrun(3, walk), reads), "");
+}
+
 // A copy of a group its reader had not committed yet is a refill by a thread a loop
 // iteration ahead; a copy of one it had, or a reader with no groups, names nothing.
 TEST(Evidence, ARefillThatRacedAReadIsACopyOfALaterGroup) {
   const auto race = [](unsigned long long group, unsigned long long reader_commits) {
-    Fault fault{{0, 0, 0}, {1, 0, 0}, nullptr, false, 4, 0, std::nullopt, std::nullopt, std::nullopt};
+    Fault fault{{0, 0, 0}, {1, 0, 0}, nullptr, false, 4, 0, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
     fault.racing_copy = wb::RacingCopy{{0, 0, 0}, group, reader_commits};
     return fault;
   };

@@ -134,6 +134,9 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
   // block (x, y) reads rows tile_m * x of A and tile_n * y of B, across every k.
   const auto explain_fault = [&](const Error& error) -> std::string {
     if (!error.fault() || error.kind() == ErrorKind::misaligned) return "";
+    for (const FragmentReads& reads : check.fragment_reads) {
+      if (std::string cause = vector_pointer_indexed_in_floats(*error.fault(), reads); !cause.empty()) return cause;
+    }
     if (std::string cause = refilled_while_read_cause(*error.fault(), "stage", check.refill_barrier);
         !cause.empty()) {
       return cause;

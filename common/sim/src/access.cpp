@@ -77,6 +77,36 @@ constexpr std::size_t kSharedReachBelow = 4096;
                  ErrorKind::global_out_of_bounds, address, write);
 }
 
+// An access past a __shared__ array (running into the next one, or past the last): fails
+// with the evidence of how the index got there (wb::SharedOverrun), the word it reached
+// and the thread's earlier words at the same instruction since its warp last synchronised.
+[[noreturn, gnu::noinline]] void fail_shared_overrun(ThreadState& thread, const void* address, std::size_t bytes,
+                                                     bool write, const void* pc, const std::string& message) {
+  Fault fault{{blockIdx.x, blockIdx.y, blockIdx.z},
+              {thread.index.x, thread.index.y, thread.index.z},
+              address,
+              write,
+              static_cast<unsigned>(bytes),
+              thread.global_accesses,
+              std::nullopt,
+              std::nullopt,
+              std::nullopt,
+              std::nullopt};
+  if (const auto past = word_past_an_array(thread.worker->shared, address, pc)) {
+    SharedOverrun overrun{past->first, static_cast<long long>(past->second), {}};
+    const auto at = reinterpret_cast<std::uintptr_t>(address);
+    const std::uint64_t site =
+        AccessRecord::make(at, pc, bytes, write ? AccessKind::shared_store : AccessKind::shared_load).site();
+    for (const AccessRecord& record : thread.accesses) {
+      if (record.site() != site) continue;
+      const auto distance = static_cast<long long>(record.address) - static_cast<long long>(at);
+      if (distance % 4 == 0) overrun.earlier_words.push_back(overrun.word + distance / 4);
+    }
+    fault.shared_overrun = std::move(overrun);
+  }
+  fail_without_unwinding(source_line_of(pc), message, ErrorKind::shared_out_of_bounds, fault);
+}
+
 // An access to the block's shared memory: counted in warp requests and checked for
 // races (atomics are neither).
 void on_shared_access(ThreadState& thread, const void* address, std::size_t bytes, bool write,
@@ -150,8 +180,7 @@ inline void on_access(const void* address, std::size_t bytes, bool write, const 
         if (const std::string foreign =
                 foreign_array_access(shared, thread->worker->job->config.kernel, address, bytes, pc);
             !foreign.empty()) {
-          fail_without_unwinding(source_line_of(pc), access_text(write, bytes) + " " + foreign,
-                                 ErrorKind::shared_out_of_bounds);
+          fail_shared_overrun(*thread, address, bytes, write, pc, access_text(write, bytes) + " " + foreign);
         }
         [[fallthrough]];
       case StaticWord::shared:
@@ -161,10 +190,8 @@ inline void on_access(const void* address, std::size_t bytes, bool write, const 
         break;
       case StaticWord::not_shared:
       case StaticWord::straddles:
-        fail_without_unwinding(source_line_of(pc),
-                               access_text(write, bytes) + " " +
-                                   explain_static_overrun(shared, address, bytes, pc),
-                               ErrorKind::shared_out_of_bounds);
+        fail_shared_overrun(*thread, address, bytes, write, pc,
+                            access_text(write, bytes) + " " + explain_static_overrun(shared, address, bytes, pc));
     }
   } else if (shared.in_dynamic(address, bytes)) {
     on_shared_access(*thread, address, bytes, write, pc, atomic);

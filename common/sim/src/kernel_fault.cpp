@@ -50,7 +50,7 @@ Fault fault_here(const void* address, bool write, unsigned bytes) {
                bytes,
                running_thread == nullptr ? 0 : running_thread->global_accesses,
                std::nullopt,
-               std::nullopt, std::nullopt};
+               std::nullopt, std::nullopt, std::nullopt};
 }
 
 }  // namespace

@@ -222,7 +222,7 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
                     ErrorKind::shared_write_overlap,
                     Fault{{blockIdx.x, blockIdx.y, blockIdx.z}, {thread.index.x, thread.index.y, thread.index.z},
                           word_address, true,
-                          static_cast<unsigned>(bytes), thread.global_accesses, overlap, std::nullopt, std::nullopt}};
+                          static_cast<unsigned>(bytes), thread.global_accesses, overlap, std::nullopt, std::nullopt, std::nullopt}};
         return false;
       }
       if (const ThreadState& other_thread = *worker.threads[other]; skipped_the_barrier(thread, other_thread, pc)) {
@@ -249,7 +249,7 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
         const unsigned long long reader_commits = copy_read_after ? thread.commits : worker.threads[other]->commits;
         fault = Fault{{blockIdx.x, blockIdx.y, blockIdx.z}, {thread.index.x, thread.index.y, thread.index.z},
                       word_address, write, static_cast<unsigned>(bytes), thread.global_accesses, std::nullopt,
-                      std::nullopt, RacingCopy{{writer.index.x, writer.index.y, writer.index.z}, group, reader_commits}};
+                      std::nullopt, RacingCopy{{writer.index.x, writer.index.y, writer.index.z}, group, reader_commits}, std::nullopt};
         if (reader_commits > 0 && group >= reader_commits) {
           ahead = " That copy belongs to the commit group " + std::to_string(group + 1) + " of " +
                   (copy_read_after ? thread_name(worker, other) : std::string("this thread")) +

@@ -178,3 +178,11 @@ wb_wrong_kernel(copies_step_global_columns_by_the_tile_rows
   FIND "inside ? &gmem_tile[row + col * ld] : gmem_tile"
   REPLACE "inside ? &gmem_tile[row + col * kTileM] : gmem_tile"
   EXPECT "step 2.*Likely cause: C is exactly the product whose copies read column kk of each k-tile kk \\* 128 floats after its first column instead of kk \\* ld")
+
+# Step 4's A fragment indexes a float4 pointer with the layout's float offset: four times
+# as far, and past the stages before the last kk.
+wb_wrong_kernel(float4_pointer_indexed_in_floats
+  STEP 4
+  FIND "*reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)])"
+  REPLACE "reinterpret_cast<const float4*>(smem_a_stage)[smem_a4_layout(micro_row(thread_coord.row, v), kk)]"
+  EXPECT "step 4.*Likely cause: block \\([0-9]+, [0-9]+\\)'s thread [0-9]+ read A's fragments at floats .* of smem_a, the last past its end: each is 4 times the offset of the float it was meant to start at")

@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace wb {
 
@@ -65,6 +66,15 @@ struct RacingCopy {
   unsigned long long reader_commits = 0;
 };
 
+/// A load or store past the end of a __shared__ array: the word it reached, and those of
+/// the same thread's earlier accesses by the same instruction since its warp last
+/// synchronised (in order), which say how the index walked there.
+struct SharedOverrun {
+  std::string array;  ///< the __shared__ array it ran past
+  long long word = 0;  ///< its index in the array, in 4-byte elements (past the end)
+  std::vector<long long> earlier_words;
+};
+
 /// Where an access of a kernel faulted, as the simulator saw it: the evidence a grader
 /// tests its hypotheses against (which element the block reached, and from where).
 struct Fault {
@@ -84,6 +94,8 @@ struct Fault {
   std::optional<MisalignedDestination> destination;
   /// For ErrorKind::shared_race between a cp.async and a read (`address`: the word).
   std::optional<RacingCopy> racing_copy;
+  /// For a load or store past the end of a __shared__ array (`address`: the access).
+  std::optional<SharedOverrun> shared_overrun;
 };
 
 /// A CUDA call that failed, a bad launch configuration, or (in the simulator) a kernel

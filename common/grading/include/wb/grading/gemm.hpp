@@ -18,6 +18,7 @@
 #include "wb/grading/step.hpp"
 #include "wb/grading/diagnosis/faults.hpp"  // ThreadStart
 #include "wb/grading/diagnosis/micro_tile.hpp"
+#include "wb/grading/diagnosis/shared_overruns.hpp"
 #include "wb/wb.cuh"
 
 namespace wb::grading {
@@ -58,6 +59,9 @@ struct GemmCheck {
   // How many columns apart a thread's copies of a k-tile are (its copy layout's
   // columns; 0: not known; diagnosis/gemm_models.hpp).
   int copy_column_step = 0;
+  // How each thread reads its fragments of A and B from a stage, where the step reads
+  // them as vectors (empty: not known; diagnosis/shared_overruns.hpp).
+  std::vector<FragmentReads> fragment_reads;
   // Where the step's barrier between a stage's reads and its refill goes, for a refill
   // that raced a read (empty: at the end of the loop).
   std::string refill_barrier;

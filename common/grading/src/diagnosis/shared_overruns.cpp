@@ -1,0 +1,83 @@
+#include "wb/grading/diagnosis/shared_overruns.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace wb::grading {
+
+namespace {
+
+// The offsets, from a stage's start, of the floats a thread's reads at one instruction
+// begin at, in order: every row at each kk (one instruction for all of them), or one row
+// at each kk (an instruction per row).
+std::vector<std::vector<long long>> read_orders(const FragmentReads& reads, const std::vector<int>& rows) {
+  std::vector<std::vector<long long>> orders;
+  orders.emplace_back();
+  for (int kk = 0; kk < reads.columns; ++kk) {
+    for (int row : rows) orders.front().push_back(row + static_cast<long long>(kk) * reads.column_stride);
+  }
+  if (rows.size() > 1) {
+    for (int row : rows) {
+      std::vector<long long>& order = orders.emplace_back();
+      for (int kk = 0; kk < reads.columns; ++kk) order.push_back(row + static_cast<long long>(kk) * reads.column_stride);
+    }
+  }
+  return orders;
+}
+
+// Whether words[i] - words[0] == scale * (order[first + i] - order[first]) for every i.
+bool walks(const std::vector<long long>& words, const std::vector<long long>& order, std::size_t first, long long scale) {
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (words[i] - words[0] != scale * (order[first + i] - order[first])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string vector_pointer_indexed_in_floats(const Fault& fault, const FragmentReads& reads) {
+  if (!fault.shared_overrun || fault.write || !reads.rows || reads.vector <= 1) return "";
+  const SharedOverrun& overrun = *fault.shared_overrun;
+  if (overrun.array != reads.array) return "";
+  std::vector<long long> words = overrun.earlier_words;
+  words.push_back(overrun.word);
+  // Three reads at least: two could fit a walk by chance.
+  if (words.size() < 3) return "";
+  const long long stage_floats = static_cast<long long>(reads.column_stride) * reads.columns;
+  const unsigned thread = fault.thread[0];
+  for (const std::vector<long long>& order : read_orders(reads, reads.rows(thread))) {
+    for (std::size_t first = 0; first + words.size() <= order.size(); ++first) {
+      if (!walks(words, order, first, reads.vector) || walks(words, order, first, 1)) continue;
+      const long long stage_start = words.front() - reads.vector * order[first];
+      if (stage_start < 0 || stage_start % stage_floats != 0) continue;
+      const long long meant = order[first + words.size() - 1];
+      const int kk = static_cast<int>(meant / reads.column_stride);
+      const long long row = meant - static_cast<long long>(kk) * reads.column_stride;
+      std::string walked;
+      const std::size_t shown = 4;
+      for (std::size_t i = 0; i < words.size(); ++i) {
+        if (i == shown && words.size() > shown + 1) {
+          walked += ", ...";
+          i = words.size() - 1;
+        }
+        walked += (i == 0 ? "" : ", ") + std::to_string(words[i]);
+      }
+      const std::string v = std::to_string(reads.vector);
+      const std::string type = reads.vector == 4 ? "float4" : "float2";
+      return "block (" + std::to_string(fault.block[0]) + ", " + std::to_string(fault.block[1]) + ")'s thread " +
+             std::to_string(thread) + " read " + reads.operand + "'s fragments at floats " + walked + " of " +
+             reads.array + ", the last past its end: each is " + v + " times the offset of the float it was meant to "
+             "start at, counted from the stage's start (the last: row " + std::to_string(row) + ", column " +
+             std::to_string(kk) + ", " + v + " * (" + std::to_string(row) + " + " + std::to_string(kk) + " * " +
+             std::to_string(reads.column_stride) + ") = " + std::to_string(words.back() - stage_start) +
+             "). The layout's offset counts floats; used as the index of a " + type + " pointer (reinterpret_cast<const " +
+             type + "*>(stage)[offset]) it moves " + std::to_string(4 * reads.vector) +
+             " bytes a step. Take the float's address first, *reinterpret_cast<const " + type +
+             "*>(&stage[offset]), or index the " + type + " pointer with offset / " + v + ".";
+    }
+  }
+  return "";
+}
+
+}  // namespace wb::grading
