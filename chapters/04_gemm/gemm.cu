@@ -11,7 +11,8 @@
 // while tile k is computed, tiles k+1 and k+2 are in flight. Step 4 keeps the pipeline
 // and computes faster: each thread reads its 8 values of A and 8 of B once per k, as
 // float4, and does its 64 FMAs on registers; one barrier per k-tile instead of two, and
-// the copies of whole tiles without bounds checks.
+// the copies of whole tiles without bounds checks. Step 5 walks K 16 at a time and reads
+// the fragments of the next k while the FMAs of this one run (double buffering).
 //
 // Every step takes any m, n, k: the tiles at the bottom and right edges of C and the
 // last k-tile may be partial. Their loads fill what lies outside A or B with zeros
@@ -39,14 +40,18 @@ __device__ constexpr auto smem_b_layout = wb::col_major(Int<kTileN>{}, Int<kTile
 // of 16 bytes, which +1 breaks (chapter 5's subject). Nothing here conflicts unpadded.
 __device__ constexpr auto smem_a4_layout = wb::col_major(Int<kTileM>{}, Int<kTileK>{});  // (128,8):(1,128)
 __device__ constexpr auto smem_b4_layout = wb::col_major(Int<kTileN>{}, Int<kTileK>{});  // (128,8):(1,128)
+// Step 5's deeper k-tiles, unpadded as step 4's.
+__device__ constexpr auto smem_a16_layout = wb::col_major(Int<kTileM>{}, Int<kDeepTileK>{});  // (128,16):(1,128)
+__device__ constexpr auto smem_b16_layout = wb::col_major(Int<kTileN>{}, Int<kDeepTileK>{});  // (128,16):(1,128)
 __device__ constexpr auto load_thread_layout = wb::col_major(Int<kLoadThreadRows>{}, Int<kLoadThreadCols>{});  // (32,8):(1,32)
 __device__ constexpr auto compute_thread_layout = wb::col_major(Int<kThreadRows>{}, Int<kThreadCols>{});     // (16,16):(1,16)
 constexpr int kThreads = compute_thread_layout.size();                                                       // 256
 //! [layouts]
 
 static_assert(load_thread_layout.size() == kThreads, "both thread layouts are the block's 256 threads");
-static_assert(kTileM % kLoadThreadRows == 0 && kTileN % kLoadThreadRows == 0 && kTileK % kLoadThreadCols == 0,
-              "the 32x8 copying threads must tile a (128,8) tile exactly");
+static_assert(kTileM % kLoadThreadRows == 0 && kTileN % kLoadThreadRows == 0 && kTileK % kLoadThreadCols == 0 &&
+                  kDeepTileK % kLoadThreadCols == 0,
+              "the 32x8 copying threads must tile a (128,8) and a (128,16) tile exactly");
 static_assert(kTileM % kThreadRows == 0 && kTileN % kThreadCols == 0,
               "the 16x16 computing threads must tile the (128,128) tile of C exactly");
 static_assert(kStages >= 2, "a pipeline needs at least two stages");
@@ -64,12 +69,14 @@ __device__ int valid_extent(int extent, int start, int tile) {
 //! [load tiles]
 // Copies the (128,8) tile whose first element is gmem_tile (a column-major array with
 // `ld` rows) into smem_tile with plain loads and stores; elements outside the array
-// (row >= valid_rows or col >= valid_k) become 0. Each thread copies 4 elements.
+// (row >= valid_rows or col >= valid_k) become 0. Each thread copies 4 elements. (The
+// loaders walk their layout's columns: step 5 gives them (128,16) tiles, 8 elements a
+// thread.)
 template <class SmemLayout>
 __device__ void load_tile_sync(float* smem_tile, SmemLayout smem_layout, const float* gmem_tile, int ld,
                                int valid_rows, int valid_k) {
   const wb::Coord thread_coord = load_thread_layout.coord(threadIdx.x);  // in (32,8)
-  for (int col = thread_coord.col; col < kTileK; col += kLoadThreadCols) {
+  for (int col = thread_coord.col; col < smem_layout.cols; col += kLoadThreadCols) {
     for (int row = thread_coord.row; row < kTileM; row += kLoadThreadRows) {
       const bool inside = row < valid_rows && col < valid_k;
       smem_tile[smem_layout(row, col)] = inside ? gmem_tile[row + col * ld] : 0.0f;
@@ -84,7 +91,7 @@ template <class SmemLayout>
 __device__ void load_tile_async(float* smem_tile, SmemLayout smem_layout, const float* gmem_tile, int ld,
                                 int valid_rows, int valid_k) {
   const wb::Coord thread_coord = load_thread_layout.coord(threadIdx.x);  // in (32,8)
-  for (int col = thread_coord.col; col < kTileK; col += kLoadThreadCols) {
+  for (int col = thread_coord.col; col < smem_layout.cols; col += kLoadThreadCols) {
     for (int row = thread_coord.row; row < kTileM; row += kLoadThreadRows) {
       const bool inside = row < valid_rows && col < valid_k;
       wb::cp_async_ca<4>(&smem_tile[smem_layout(row, col)], inside ? &gmem_tile[row + col * ld] : gmem_tile,
@@ -103,7 +110,7 @@ __device__ void load_whole_tile_async(float* smem_tile, SmemLayout smem_layout, 
   float* smem_thread = smem_tile + smem_layout(thread_coord.row, thread_coord.col);
   const float* gmem_thread = gmem_tile + thread_coord.row + thread_coord.col * ld;
   WB_UNROLL
-  for (int col = 0; col < kTileK; col += kLoadThreadCols) {
+  for (int col = 0; col < smem_layout.cols; col += kLoadThreadCols) {
     WB_UNROLL
     for (int row = 0; row < kTileM; row += kLoadThreadRows) {
       wb::cp_async_ca<4>(smem_thread + smem_layout(row, col), gmem_thread + row + col * ld);
@@ -288,6 +295,62 @@ __global__ void __launch_bounds__(kThreads) gemm_register_blocked_kernel(const f
 }
 //! [step 4 kernel]
 
+//! [step 5 fragments]
+// Step 5 reads a column's fragments in two places, before its loop and inside it: step
+// 4's float4 reads of column kk of a stage, as a function (inlined: the arrays stay in
+// registers).
+__device__ __forceinline__ void read_fragments(const float* smem_a_stage, const float* smem_b_stage, int kk,
+                                               wb::Coord thread_coord, float (&a_frag)[kMicroM],
+                                               float (&b_frag)[kMicroN]) {
+  // TODO(step 5): step 4's reads of column kk, from these stages and through smem_a16_layout and
+  // smem_b16_layout: this thread's 8 values of A and 8 of B as 4 float4 into a_frag, b_frag (about 10 lines)
+}
+//! [step 5 fragments]
+
+//! [step 5 kernel]
+__global__ void __launch_bounds__(kThreads) gemm_double_buffered_kernel(const float* gmem_a, const float* gmem_b,
+                                                                        float* gmem_c, int m, int n, int k) {
+  __shared__ __align__(16) float smem_a[kStages][smem_a16_layout.cosize()];  // kStages x (128,16): 24 KB
+  __shared__ __align__(16) float smem_b[kStages][smem_b16_layout.cosize()];  // 24 KB: 48 KB in all
+
+  const int tile_m = blockIdx.x * kTileM;
+  const int tile_n = blockIdx.y * kTileN;
+  const int valid_m = valid_extent(m, tile_m, kTileM);
+  const int valid_n = valid_extent(n, tile_n, kTileN);
+  const float* gmem_a_rows = gmem_a + tile_m;      // (128,k):(1,m)
+  const float* gmem_b_rows = gmem_b + tile_n;      // (128,k):(1,n)
+  float* gmem_c_tile = gmem_c + tile_m + tile_n * m;  // (128,128):(1,m)
+  const wb::Coord thread_coord = compute_thread_layout.coord(threadIdx.x);  // in (16,16)
+  float acc[kMicroM][kMicroN] = {};
+  const int k_tiles = (k + kDeepTileK - 1) / kDeepTileK;
+
+  const bool whole_block = valid_m == kTileM && valid_n == kTileN;
+  // Step 4's, with (128,16) tiles.
+  auto load_stage = [&](int k_tile, int stage) {
+    if (k_tile < k_tiles) {
+      const int k0 = k_tile * kDeepTileK;
+      const int valid_k = valid_extent(k, k0, kDeepTileK);
+      if (whole_block && valid_k == kDeepTileK) {
+        load_whole_tile_async(smem_a[stage], smem_a16_layout, gmem_a_rows + k0 * m, m);
+        load_whole_tile_async(smem_b[stage], smem_b16_layout, gmem_b_rows + k0 * n, n);
+      } else {
+        load_tile_async(smem_a[stage], smem_a16_layout, gmem_a_rows + k0 * m, m, valid_m, valid_k);
+        load_tile_async(smem_b[stage], smem_b16_layout, gmem_b_rows + k0 * n, n, valid_n, valid_k);
+      }
+    }
+    wb::cp_async_commit();
+  };
+
+  // TODO(step 5): load all kStages stages, wait for tile 0 and read its column 0's fragments into
+  // a_frag[0], b_frag[0] (double-buffered: float a_frag[2][kMicroM], b_frag[2][kMicroN]). Then for each
+  // k-tile and each kk: at the last kk of a tile, wait (tile k_tile + 1 landed), barrier, and refill this
+  // stage with tile k_tile + kStages; read column kk + 1's fragments (the next tile's column 0 at the
+  // last kk) into buffer (kk + 1) % 2, then do the 64 FMAs on buffer kk % 2 (about 35 lines)
+  wb::cp_async_wait<0>();
+  store_micro_tile(gmem_c_tile, m, valid_m, valid_n, thread_coord, acc);
+}
+//! [step 5 kernel]
+
 void require_shape(const char* function, int m, int n, int k) {
   if (m <= 0 || n <= 0 || k <= 0) {
     throw std::invalid_argument(std::string(function) + ": m, n and k must be at least 1 (" +
@@ -317,6 +380,11 @@ void gemm_pipelined(const float* gmem_a, const float* gmem_b, float* gmem_c, int
 void gemm_register_blocked(const float* gmem_a, const float* gmem_b, float* gmem_c, int m, int n, int k) {
   require_shape("gemm_register_blocked", m, n, k);
   wb::launch(gemm_register_blocked_kernel, grid_of(m, n), dim3(kThreads), 0, gmem_a, gmem_b, gmem_c, m, n, k);
+}
+
+void gemm_double_buffered(const float* gmem_a, const float* gmem_b, float* gmem_c, int m, int n, int k) {
+  require_shape("gemm_double_buffered", m, n, k);
+  wb::launch(gemm_double_buffered_kernel, grid_of(m, n), dim3(kThreads), 0, gmem_a, gmem_b, gmem_c, m, n, k);
 }
 
 }  // namespace ch04

@@ -22,6 +22,8 @@ inline constexpr int kMicroN = kTileN / kThreadCols;  // 8 columns of C per thre
 inline constexpr int kStages = 3;
 // Step 4: a thread reads its fragments of A and B as float4, 4 consecutive rows at once.
 inline constexpr int kVector = 4;
+// Step 5: a k-tile twice as deep, (128,16), half as many barriers and waits per k.
+inline constexpr int kDeepTileK = 16;
 
 //! [micro tile]
 // Step 4's micro-tile: the thread at (r, c) of the 16x16 thread layout owns 2x2 blocks of
@@ -53,5 +55,9 @@ void gemm_pipelined(const float* gmem_a, const float* gmem_b, float* gmem_c, int
 // A and B read once per k as float4.
 void gemm_register_blocked(const float* gmem_a, const float* gmem_b, float* gmem_c, int m, int n,
                            int k);
+
+// Step 5. Step 4 with (128,16) k-tiles and its fragments double-buffered in registers:
+// those of column kk + 1 read while the FMAs of column kk run.
+void gemm_double_buffered(const float* gmem_a, const float* gmem_b, float* gmem_c, int m, int n, int k);
 
 }  // namespace ch04

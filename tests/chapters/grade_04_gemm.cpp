@@ -22,6 +22,7 @@
 
 #include "gemm.hpp"
 #include "wb/grading/backend_test.hpp"
+#include "wb/grading/diagnosis/gemm_models.hpp"
 #include "wb/grading/gemm.hpp"
 #include "wb/grading/step.hpp"
 #include "wb/grading/technique.hpp"
@@ -115,7 +116,29 @@ const Step kStep4{4, 4, "register blocking", kFile,
                            "4. Either the fragments are read through another layout (a padded one, 129 floats a "
                            "column), or at a row that is no multiple of 4."}})};
 
-[[maybe_unused]] int k_tiles_of(const GemmShape& shape) { return (shape.k + ch04::kTileK - 1) / ch04::kTileK; }
+const Step kStep5{4, 5, "double-buffered fragments", kFile,
+                  "read_fragments: step 4's float4 reads through smem_a16_layout and smem_b16_layout. The "
+                  "loop: load_stage for all kStages stages, wb::cp_async_wait<kStages - 1>(), __syncthreads(), "
+                  "read_fragments of tile 0's column 0 into a_frag[0], b_frag[0]; then for each k-tile and kk: at "
+                  "kk == kDeepTileK - 1, wb::cp_async_wait<kStages - 2>(), __syncthreads(), load_stage(k_tile + "
+                  "kStages, this stage) and the next column is column 0 of stage (k_tile + 1) % kStages; read it "
+                  "into buffer (kk + 1) % 2, then the 64 FMAs on buffer kk % 2",
+                  causes("a stage was written by one thread's cp.async and read by another with nothing ordering "
+                         "the two. Either the copy had not landed when the barrier let the others read it: the wait "
+                         "before each barrier must land the tile read next (the prologue commits kStages groups, "
+                         "one per stage, and each tile one more: wait<kStages - 1> before the loop, "
+                         "wait<kStages - 2> at the last kk). Or a stage was refilled before the barrier that "
+                         "follows everyone's last read of it (at kk - 1): load_stage comes after that barrier.",
+                         {{wb::ErrorKind::misaligned,
+                           "a float4 read at an address that is no multiple of 16 bytes: step 5's stages are "
+                           "unpadded, smem_a16_layout and smem_b16_layout (128 floats a column), and micro_row and "
+                           "micro_col are multiples of 4. Are the fragments read through another layout, or at a "
+                           "row that is no multiple of 4?"}})};
+
+// The k-tiles of `shape`, `tile_k` deep (steps 1 to 4: kTileK; step 5: kDeepTileK).
+[[maybe_unused]] int k_tiles_of(const GemmShape& shape, int tile_k = ch04::kTileK) {
+  return (shape.k + tile_k - 1) / tile_k;
+}
 
 wb::grading::GemmCheck gemm_check(const Step& step,
                                   void (*gemm)(const float*, const float*, float*, int, int, int),
@@ -125,7 +148,7 @@ wb::grading::GemmCheck gemm_check(const Step& step,
   check.shape = shape;
   check.tile_m = ch04::kTileM;
   check.tile_n = ch04::kTileN;
-  check.tile_k = ch04::kTileK;
+  check.tile_k = step.number == 5 ? ch04::kDeepTileK : ch04::kTileK;
   check.copy_column_step = ch04::kLoadThreadCols;  // load_thread_layout, (32,8)
   // Step 2 waits for its one group with wait<0>; the pipelines of steps 3 and 4 with
   // wait<kStages - 2>, which lands the tile about to be computed.
@@ -137,10 +160,14 @@ wb::grading::GemmCheck gemm_check(const Step& step,
     check.refill_barrier =
         "Step 4 has one __syncthreads() per k-tile, after the wait: past it, everyone is done with the previous "
         "iteration's stage, so load_stage, which refills that stage, must come after it, not before.";
+  } else if (step.number == 5) {
+    check.refill_barrier =
+        "Step 5 refills a stage at the last kk of its tile, after the wait and the __syncthreads() there: past "
+        "that barrier every thread has read its last fragments of the stage (at kk - 1), not before.";
   }
   // Steps 1 to 3: the thread at (r, c) owns rows r + 16i and columns c + 16j; step 4 its
   // micro_row and micro_col (gemm.hpp).
-  const bool register_blocked = step.number == 4;
+  const bool register_blocked = step.number >= 4;
   check.micro_tile = {ch04::kThreadRows, ch04::kThreadCols, ch04::kMicroM, ch04::kMicroN,
                       [register_blocked](int thread_row, int i) {
                         return register_blocked ? ch04::micro_row(thread_row, i) : thread_row + ch04::kThreadRows * i;
@@ -163,8 +190,8 @@ wb::grading::GemmCheck gemm_check(const Step& step,
         return rows;
       };
     };
-    check.fragment_reads = {{"smem_a", "A", ch04::kTileM, ch04::kTileK, ch04::kVector, first_rows(true)},
-                            {"smem_b", "B", ch04::kTileN, ch04::kTileK, ch04::kVector, first_rows(false)}};
+    check.fragment_reads = {{"smem_a", "A", ch04::kTileM, check.tile_k, ch04::kVector, first_rows(true)},
+                            {"smem_b", "B", ch04::kTileN, check.tile_k, ch04::kVector, first_rows(false)}};
   }
   return check;
 }
@@ -178,9 +205,10 @@ std::string figure(double value) {
 
 // Every element of every tile reached shared memory through cp.async, once, and was
 // waited for; nothing was stored into shared memory otherwise.
-::testing::AssertionResult tiles_through_cp_async(const wb::sim::LaunchStats& stats, const GemmShape& shape) {
-  const std::uint64_t expected = stats.blocks * static_cast<std::uint64_t>(k_tiles_of(shape)) *
-                                 (ch04::kTileM + ch04::kTileN) * ch04::kTileK;
+::testing::AssertionResult tiles_through_cp_async(const wb::sim::LaunchStats& stats, const GemmShape& shape,
+                                                  int tile_k = ch04::kTileK) {
+  const std::uint64_t expected = stats.blocks * static_cast<std::uint64_t>(k_tiles_of(shape, tile_k)) *
+                                 (ch04::kTileM + ch04::kTileN) * tile_k;
   const auto& stores = stats.of(wb::sim::AccessKind::shared_store);
   if (stores.requests > 0) {
     return ::testing::AssertionFailure()
@@ -191,8 +219,8 @@ std::string figure(double value) {
   if (stats.cp_async_ops() != expected) {
     return ::testing::AssertionFailure()
            << stats.cp_async_ops() << " cp.async copies for " << expected << " tile elements ("
-           << stats.blocks << " blocks x " << k_tiles_of(shape) << " k-tiles x (" << ch04::kTileM
-           << " + " << ch04::kTileN << ") x " << ch04::kTileK << "): every element of the A and B "
+           << stats.blocks << " blocks x " << k_tiles_of(shape, tile_k) << " k-tiles x (" << ch04::kTileM
+           << " + " << ch04::kTileN << ") x " << tile_k << "): every element of the A and B "
            << "tiles of every k-tile is copied exactly once, the last partial k-tile included"
            << (stats.cp_async_ops() > expected ? " (is a tile loaded twice?)." : " (is a tile skipped?).");
   }
@@ -208,10 +236,11 @@ std::string figure(double value) {
 // copies of one tile of one thread. A wait that lets one group stay in flight finds two
 // tiles (the one it waits for and the next), except at the end; one that waits for all
 // finds one, as nothing was left in flight by the wait before.
-double tiles_in_flight_at_waits(const wb::sim::LaunchStats& stats, const GemmShape& shape) {
+double tiles_in_flight_at_waits(const wb::sim::LaunchStats& stats, const GemmShape& shape,
+                                int tile_k = ch04::kTileK) {
   if (stats.waits == 0 || stats.threads == 0) return 0.0;
   const double copies_per_tile =
-      static_cast<double>(stats.cp_async_ops()) / static_cast<double>(stats.threads * k_tiles_of(shape));
+      static_cast<double>(stats.cp_async_ops()) / static_cast<double>(stats.threads * k_tiles_of(shape, tile_k));
   const double per_wait =
       static_cast<double>(stats.copies_in_flight_at_waits) / static_cast<double>(stats.waits);
   return per_wait / copies_per_tile;
@@ -233,9 +262,10 @@ double pipelined_tiles_at_waits(int k_tiles) {
 constexpr int kOverlapMinKTiles = 8;
 constexpr double kOverlapMinTiles = 1.5;
 
-::testing::AssertionResult loads_overlap(const wb::sim::LaunchStats& stats, const GemmShape& shape) {
-  if (k_tiles_of(shape) < kOverlapMinKTiles) return ::testing::AssertionSuccess();
-  const double tiles = tiles_in_flight_at_waits(stats, shape);
+::testing::AssertionResult loads_overlap(const wb::sim::LaunchStats& stats, const GemmShape& shape,
+                                         int tile_k = ch04::kTileK) {
+  if (k_tiles_of(shape, tile_k) < kOverlapMinKTiles) return ::testing::AssertionSuccess();
+  const double tiles = tiles_in_flight_at_waits(stats, shape, tile_k);
   if (tiles >= kOverlapMinTiles) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()
          << "the waits found " << figure(tiles) << " tiles in flight on average ("
@@ -243,8 +273,8 @@ constexpr double kOverlapMinTiles = 1.5;
          << " waits); a pipeline of " << ch04::kStages << " stages keeps the next tiles in flight while "
          << "one is computed: each wait of the loop finds " << ch04::kStages - 1
          << " but the last ones, and the wait after the loop none, "
-         << figure(pipelined_tiles_at_waits(k_tiles_of(shape))) << " on average over these "
-         << k_tiles_of(shape) << " k-tiles (at least " << kOverlapMinTiles << " is asked). A wait<0> lands "
+         << figure(pipelined_tiles_at_waits(k_tiles_of(shape, tile_k))) << " on average over these "
+         << k_tiles_of(shape, tile_k) << " k-tiles (at least " << kOverlapMinTiles << " is asked). A wait<0> lands "
          << "every copy, the next tile's too, and serialises the pipeline: wait with "
          << "wb::cp_async_wait<kStages - 2>().";
 }
@@ -257,14 +287,15 @@ constexpr double kOverlapMinTiles = 1.5;
 // the speed. So the limit is 0.25.
 constexpr double kMaxLoadsPerFma = 0.25;
 
-double shared_loads_per_fma(const wb::sim::LaunchStats& stats, const GemmShape& shape) {
+double shared_loads_per_fma(const wb::sim::LaunchStats& stats, const GemmShape& shape, int tile_k = ch04::kTileK) {
   const double warp_fmas = static_cast<double>(stats.blocks) * ch04::kTileM * ch04::kTileN *
-                           k_tiles_of(shape) * ch04::kTileK / 32.0;
+                           k_tiles_of(shape, tile_k) * tile_k / 32.0;
   return static_cast<double>(stats.of(wb::sim::AccessKind::shared_load).requests) / warp_fmas;
 }
 
-::testing::AssertionResult register_blocked(const wb::sim::LaunchStats& stats, const GemmShape& shape) {
-  const double loads = shared_loads_per_fma(stats, shape);
+::testing::AssertionResult register_blocked(const wb::sim::LaunchStats& stats, const GemmShape& shape,
+                                            int tile_k = ch04::kTileK) {
+  const double loads = shared_loads_per_fma(stats, shape, tile_k);
   if (loads > kMaxLoadsPerFma) {
     return ::testing::AssertionFailure()
            << "the warps made " << figure(loads)
@@ -350,6 +381,70 @@ TEST_F(Chapter4Gemm, Step4RegisterBlocking) {
       reported = true;
       std::printf("Chapter 4, step 4, %s: %s shared-load requests per warp FMA; %s\n",
                   wb::grading::gemm_shape_text(shape).c_str(), figure(shared_loads_per_fma(stats, shape)).c_str(),
+                  wb::grading::describe_requests(stats, wb::sim::AccessKind::shared_load).c_str());
+    };
+#endif
+    return check;
+  });
+}
+
+// Step 5's FMAs on the buffer being filled, (kk + 1) % 2: each column's product takes the
+// next column's fragments, so column 0 is never used and the last FMAs take the column 0
+// of a tile after the last, which the stage (k_tiles % kStages) still holds from tile
+// k_tiles - kStages (unfilled, and reproducing nothing, with fewer k-tiles).
+void add_double_buffer_models(wb::grading::Diagnosis& diagnosis, const wb::grading::GemmRun& run) {
+  const auto [m, n, k] = run.shape;
+  const int k_tiles = k_tiles_of(run.shape, ch04::kDeepTileK);
+  if (k_tiles < ch04::kStages) return;
+  const int stale = (k_tiles - ch04::kStages) * ch04::kDeepTileK;
+  diagnosis.model(
+      "C is exactly the product in which every column's FMAs took the next column's fragments: column 0 of A "
+      "and B is never multiplied, and the last FMAs take column " + std::to_string(stale) +
+          " again (the column 0 that the loop reads after the last tile, from a stage no tile refills). The FMAs of "
+          "column kk use buffer kk % 2, read one column earlier; buffer (kk + 1) % 2 is the one being read for kk + 1.",
+      [&run, m = m, n = n, k = k, k_tiles, stale] {
+        const int last_tile_end = k_tiles * ch04::kDeepTileK;
+        // The FMAs of sum position p use column p + 1 while p + 1 lies in a k-tile (zeros
+        // past k in the last), and the stale column once the tiles run out.
+        std::vector<int> columns;
+        for (int p = 1; p < last_tile_end; ++p) columns.push_back(p);
+        columns.push_back(stale);
+        std::vector<double> c(static_cast<std::size_t>(m) * static_cast<std::size_t>(n), 0.0);
+        for (const int p : columns) {
+          if (p >= k) continue;
+          for (int j = 0; j < n; ++j) {
+            const double b_jp = run.b[static_cast<std::size_t>(j) + static_cast<std::size_t>(p) * n];
+            for (int i = 0; i < m; ++i) {
+              c[static_cast<std::size_t>(i) + static_cast<std::size_t>(j) * m] +=
+                  static_cast<double>(run.a[static_cast<std::size_t>(i) + static_cast<std::size_t>(p) * m]) * b_jp;
+            }
+          }
+        }
+        return c;
+      });
+}
+
+// The simulator sees the reads, the copies and the barriers, not the FMAs: it checks the
+// product, the pipeline and one float4 read per fragment. Whether the reads of column
+// kk + 1 travel while the FMAs of column kk run shows on the GPU, in bench-chapter4.
+TEST_F(Chapter4Gemm, Step5DoubleBufferedFragments) {
+  [[maybe_unused]] bool reported = false;
+  wb::grading::check_gemm_shapes(shapes(), [&](const GemmShape& shape) {
+    auto check = gemm_check(kStep5, ch04::gemm_double_buffered, shape);
+    check.models = add_double_buffer_models;
+#if WB_BACKEND_SIM
+    check.technique = [shape](const wb::sim::LaunchStats& stats) {
+      ::testing::AssertionResult technique = tiles_through_cp_async(stats, shape, ch04::kDeepTileK);
+      if (technique) technique = loads_overlap(stats, shape, ch04::kDeepTileK);
+      if (technique) technique = register_blocked(stats, shape, ch04::kDeepTileK);
+      return technique;
+    };
+    check.on_success = [&reported, shape](const wb::sim::LaunchStats& stats) {
+      if (reported) return;
+      reported = true;
+      std::printf("Chapter 4, step 5, %s: %s shared-load requests per warp FMA; %s\n",
+                  wb::grading::gemm_shape_text(shape).c_str(),
+                  figure(shared_loads_per_fma(stats, shape, ch04::kDeepTileK)).c_str(),
                   wb::grading::describe_requests(stats, wb::sim::AccessKind::shared_load).c_str());
     };
 #endif

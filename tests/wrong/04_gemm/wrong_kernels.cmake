@@ -186,3 +186,33 @@ wb_wrong_kernel(float4_pointer_indexed_in_floats
   FIND "*reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)])"
   REPLACE "reinterpret_cast<const float4*>(smem_a_stage)[smem_a4_layout(micro_row(thread_coord.row, v), kk)]"
   EXPECT "step 4.*Likely cause: block \\([0-9]+, [0-9]+\\)'s thread [0-9]+ read A's fragments at floats .* of smem_a, the last past its end: each is 4 times the offset of the float it was meant to start at")
+
+# Step 5 refills the stage at its last kk before the barrier: a fast thread's copies
+# overwrite the stage while a slow one still reads its column 14.
+wb_wrong_kernel(step5_refill_before_the_barrier
+  STEP 5
+  FIND "        wb::cp_async_wait<kStages - 2>();\n        __syncthreads();\n        load_stage(k_tile + kStages, stage);"
+  REPLACE "        wb::cp_async_wait<kStages - 2>();\n        load_stage(k_tile + kStages, stage);\n        __syncthreads();"
+  EXPECT "step 5.*Likely cause: .*Step 5 refills a stage at the last kk of its tile, after the wait and the __syncthreads\\(\\) there")
+
+# Step 5's wait in the loop lets two groups stay in flight: the next tile is read before
+# it lands.
+wb_wrong_kernel(step5_wait_leaves_the_next_tile_in_flight
+  STEP 5
+  FIND "        wb::cp_async_wait<kStages - 2>();\n        __syncthreads();\n        load_stage(k_tile + kStages, stage);"
+  REPLACE "        wb::cp_async_wait<kStages - 1>();\n        __syncthreads();\n        load_stage(k_tile + kStages, stage);"
+  EXPECT "step 5.*its wait came after the last __syncthreads\\(\\).*Likely cause: .*the wait before each barrier must land the tile read next")
+
+# Step 5's prologue as step 4's (kStages - 1 stages): tile 2 is never loaded.
+wb_wrong_kernel(step5_prologue_of_step_4
+  STEP 5
+  FIND "  for (int stage = 0; stage < kStages; ++stage) load_stage(stage, stage);\n  wb::cp_async_wait<kStages - 1>();"
+  REPLACE "  for (int stage = 0; stage < kStages - 1; ++stage) load_stage(stage, stage);\n  wb::cp_async_wait<kStages - 1>();"
+  EXPECT "step 5.*Likely cause: .*the prologue commits kStages groups")
+
+# Step 5's FMAs take the buffer being read (column kk + 1's) instead of column kk's.
+wb_wrong_kernel(step5_fmas_on_the_buffer_being_read
+  STEP 5
+  FIND "acc[i][j] += a_frag[kk % 2][i] * b_frag[kk % 2][j];"
+  REPLACE "acc[i][j] += a_frag[(kk + 1) % 2][i] * b_frag[(kk + 1) % 2][j];"
+  EXPECT "step 5.*Likely cause: C is exactly the product in which every column's FMAs took the next column's fragments")
