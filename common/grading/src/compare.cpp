@@ -1,4 +1,5 @@
 #include "wb/grading/compare.hpp"
+#include "wb/grading/diagnosis/written_footprint.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -222,6 +223,9 @@ std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, 
              "large enough, and does each block find its tile from the right indices (rows "
              "from blockIdx.x, columns from blockIdx.y, as the grid is launched)?";
     }
+    std::vector<std::pair<int, int>> unwritten;
+    for (const Wrong& w : wrongs) unwritten.emplace_back(w.row, w.col);
+    if (std::string part = written_part_of_every_tile(unwritten, shape); !part.empty()) return part;
     return "some elements were never written: do the threads' loops cover the whole tile, "
            "and does each block find its own tile (rows from blockIdx.x, columns from "
            "blockIdx.y, as the grid is launched)? Blocks that compute the same origin write "

@@ -120,3 +120,11 @@ wb_wrong_kernel(row_read_indexed_with_stride_128
   FIND "        sum += smem_tile[smem_layout(row, sum_coord.col)];"
   REPLACE "        sum += smem_tile[row + kTileRows * sum_coord.col];"
   EXPECT "step 2.*sums .* are wrong.*Likely cause: thread.*the reads forget the padding")
+
+# The store's guard with the row and column bounds exchanged: in every whole (128,16)
+# tile only its first 16 rows are stored.
+wb_wrong_kernel(store_bounds_exchanged
+  STEP 1
+  FIND "    if (element.row < valid_rows && element.col < valid_cols) {\n      gmem_tile_out[gmem_layout(element.row, element.col)] =\n          smem_tile[smem_layout(element.row, element.col)];"
+  REPLACE "    if (element.row < valid_cols && element.col < valid_rows) {\n      gmem_tile_out[gmem_layout(element.row, element.col)] =\n          smem_tile[smem_layout(element.row, element.col)];"
+  EXPECT "step 1.*Likely cause: in every whole tile \\(128x16\\) only rows 0 to 15 and columns 0 to 15 were written, the rest never: the rows stop at the tile's column count, 16")

@@ -1,0 +1,20 @@
+// What a kernel wrote of each whole tile of its output, where the rest was never written:
+// the same part of every whole tile, a rectangle from its first element, is a bound of
+// the loops or of the store's guard that stops short, and where that rectangle's rows
+// end at the tile's column count, the rows' bound is the columns' (the two exchanged).
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "wb/grading/compare.hpp"  // ArrayShape
+
+namespace wb::grading {
+
+// `unwritten`: the (row, col) of every element of the output never written. The reading
+// of the part every whole tile holds ("" where whole tiles differ, none is missing
+// anything, or the part written is no rectangle from the tile's first element).
+std::string written_part_of_every_tile(const std::vector<std::pair<int, int>>& unwritten, const ArrayShape& shape);
+
+}  // namespace wb::grading
