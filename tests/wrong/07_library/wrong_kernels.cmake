@@ -274,3 +274,11 @@ wb_wrong_kernel(box_coordinates_as_block_indices FILE hopper.cu
 wb_accepted_kernel(weights_through_the_pipeline
   FIND "  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n"
   REPLACE "  cuda::memcpy_async(block, smem_weights, gmem_weights, sizeof(float) * kWidth, pipeline);\n")
+
+# Step 1's tile copied with one call, as if its 2048 floats were one run of the array:
+# column 1 of the tile receives rows 128 to 255 of the array's column 0.
+wb_wrong_kernel(whole_tile_in_one_call
+  STEP 1
+  FIND "  for (int col = 0; col < kTileCols; ++col) {\n    cg::memcpy_async(block, &smem_tile[smem_layout(0, col)], &gmem_tile_in[gmem_layout(0, col)],\n                     cuda::aligned_size_t<16>(sizeof(float) * kTileRows));\n  }"
+  REPLACE "  cg::memcpy_async(block, smem_tile, gmem_tile_in, cuda::aligned_size_t<16>(sizeof(float) * kTileRows * kTileCols));"
+  EXPECT "step 1.*Likely cause: the input was read with a leading dimension of 128.*128 is the tile's rows: the tile was taken as one contiguous run of the input")

@@ -43,24 +43,32 @@ int other_leading_dimension(const std::vector<Misplaced>& misplaced, int rows, c
 }
 
 // The question a leading dimension `ld` in place of `rows` raises: a stride given in
-// elements where bytes are asked (rows floats taken as rows bytes: rows / 4 floats), or
-// another array's or tile's leading dimension.
-std::string leading_dimension_question(int ld, int rows, const std::string& array) {
+// elements where bytes are asked (rows floats taken as rows bytes: rows / 4 floats), the
+// tile's own rows (the tile taken as one contiguous run of the array), or another array's
+// or tile's leading dimension.
+std::string leading_dimension_question(int ld, int rows, int tile_rows, const std::string& array) {
   if (4 * ld == rows) {
     return "That is " + std::to_string(rows) + " bytes: is a stride of " + std::to_string(rows) +
            " elements given where bytes are asked (sizeof(float) * " + std::to_string(rows) + ")?";
+  }
+  if (ld == tile_rows) {
+    return std::to_string(ld) + " is the tile's rows: the tile was taken as one contiguous run of " + array +
+           " (one copy of all its floats from its first element, or its rows as the stride of the array's "
+           "index). Only each column of the tile is contiguous there, its columns " + std::to_string(rows) +
+           " floats apart: copy or index it column by column, with " + array + "'s " + std::to_string(rows) +
+           " rows as the stride.";
   }
   return "Is another array's leading dimension (or a tile's) used for " + array + "?";
 }
 
 // "the input was read with a leading dimension of 32: element (row, col) of the input is
 // at row + col * 128 (the input has 128 rows), and <example>. <question>"
-std::string leading_dimension_cause(const char* array, const char* access, int ld, int rows,
+std::string leading_dimension_cause(const char* array, const char* access, int ld, int rows, int tile_rows,
                                     const std::string& example) {
   return std::string("the ") + array + " was " + access + " with a leading dimension of " + std::to_string(ld) +
          ": element (row, col) of the " + array + " is at row + col * " + std::to_string(rows) + " (the " + array +
          " has " + std::to_string(rows) + " rows), and " + example + " " +
-         leading_dimension_question(ld, rows, std::string("the ") + array);
+         leading_dimension_question(ld, rows, tile_rows, std::string("the ") + array);
 }
 
 // Where the tile of element (row, col) of `shape` starts, or (0, 0) for `whole_array`.
@@ -155,7 +163,7 @@ std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const Ar
         output.rows, [&](const Misplaced& m) { return linear(m.row, m.col, output.rows); },
         [](const Misplaced& m) { return std::make_pair(m.meant_row, m.meant_col); }, output);
     if (ld > 0) {
-      return leading_dimension_cause("output", "stored", ld, output.rows,
+      return leading_dimension_cause("output", "stored", ld, output.rows, output.tile_rows,
                                      "the value meant for " + pair_text(first.meant_row, first.meant_col) +
                                          " was stored " + std::to_string(ld) + " floats a column instead.");
     }
@@ -180,7 +188,7 @@ std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const Ar
         input.rows, [&](const Misplaced& m) { return linear(m.source_row, m.source_col, input.rows); },
         [](const Misplaced& m) { return std::make_pair(m.expected_source_row, m.expected_source_col); }, input);
     if (ld > 0) {
-      return leading_dimension_cause("input", "read", ld, input.rows,
+      return leading_dimension_cause("input", "read", ld, input.rows, input.tile_rows,
                                      pair_text(first.row, first.col) + " took the input's " +
                                          pair_text(first.source_row, first.source_col) + ", where " +
                                          pair_text(first.expected_source_row, first.expected_source_col) +

@@ -52,9 +52,11 @@ std::string written_part_of_every_tile(const std::vector<std::pair<int, int>>& u
            ". The columns' bound is the rows' (valid_rows, or the tile's rows): are the row and column bounds "
            "exchanged where the tile is stored?";
   }
-  return observed + ": a bound of the loops, or of the store's guard, stops short of the tile's " +
-         (rows_written < tile_rows ? std::to_string(tile_rows) + " rows" : std::to_string(tile_cols) + " columns") +
-         ".";
+  // A bound, a loop's step (one pass of the threads where several are needed) or a guard
+  // could each stop the threads there: observed, no cause named.
+  return observed + ". No known mistake is named: the " +
+         (rows_written < tile_rows ? "rows past " + std::to_string(rows_written - 1) : "columns past " + std::to_string(cols_written - 1)) +
+         " were never reached (check the bound and the step of that loop, and the store's guard).";
 }
 
 }  // namespace wb::grading
