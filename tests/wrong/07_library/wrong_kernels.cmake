@@ -282,3 +282,11 @@ wb_wrong_kernel(whole_tile_in_one_call
   FIND "  for (int col = 0; col < kTileCols; ++col) {\n    cg::memcpy_async(block, &smem_tile[smem_layout(0, col)], &gmem_tile_in[gmem_layout(0, col)],\n                     cuda::aligned_size_t<16>(sizeof(float) * kTileRows));\n  }"
   REPLACE "  cg::memcpy_async(block, smem_tile, gmem_tile_in, cuda::aligned_size_t<16>(sizeof(float) * kTileRows * kTileCols));"
   EXPECT "step 1.*Likely cause: the input was read with a leading dimension of 128.*128 is the tile's rows: the tile was taken as one contiguous run of the input")
+
+# Step 2's outputs stored at the tile's place among its block's tiles: every block writes
+# over the output's first tiles, and the rest is never written.
+wb_wrong_kernel(outputs_stored_at_the_place_in_the_block
+  STEP 2
+  FIND "    convolve_tile(smem_span[stage], smem_weights, gmem_out, n, tile * kStreamTile);"
+  REPLACE "    convolve_tile(smem_span[stage], smem_weights, gmem_out, n, (tile / gridDim.x) * kStreamTile);"
+  EXPECT "step 2.*Likely cause: only the first 4 tiles of the output \\(outputs 0 to 8191\\) were written, each output the right one at its place in some tile")

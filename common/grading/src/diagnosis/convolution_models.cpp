@@ -274,6 +274,63 @@ class ConvolutionEvidence {
   // Every wrong tile t holds the outputs that start at element t * X, one X for all, instead
   // of at t * tile: the tile's start counted in other units, X = 1 a tile index where an
   // element index is meant, another X another tile's size (an earlier step's tile).
+  // Only the first tiles written, each holding the right outputs of some tile (of another
+  // for one at least), and none after them: every block stored its tiles from the output's
+  // start, at their place among its own tiles.
+  std::string tiles_stored_from_the_start() const {
+    const int n = run_.check.n, tile = run_.check.tile;
+    const int tiles = (n + tile - 1) / tile;
+    if (tile <= 0 || tiles > 4096) return "";
+    const auto unwritten = [&](int i) {
+      return poison::matches(run_.output[static_cast<std::size_t>(i)], poison::Kind::unwritten);
+    };
+    int written_end = 0;
+    while (written_end < n && !unwritten(written_end)) ++written_end;
+    for (int i = written_end; i < n; ++i) {
+      if (!unwritten(i)) return "";
+    }
+    if (written_end == 0 || written_end == n || written_end % tile != 0) return "";
+    const int prefix = written_end / tile;
+    // Each output of those tiles is the right output at the same place of some tile (blocks
+    // that stored into one tile at once may leave it a mix of theirs): the first tile that
+    // fits, another than its own where one does.
+    const auto source_of = [&](int t, int j) {
+      int own = -1;
+      for (int s = 0; s < tiles; ++s) {
+        const long long at = static_cast<long long>(s) * tile + j;
+        if (at >= n || !close(run_.output[static_cast<std::size_t>(t * tile + j)],
+                              run_.reference[static_cast<std::size_t>(at)])) {
+          continue;
+        }
+        if (s != t) return s;
+        own = s;
+      }
+      return own;
+    };
+    std::string held;
+    bool another = false;
+    for (int t = 0; t < prefix; ++t) {
+      int first_source = -1;
+      for (int j = 0; j < tile; ++j) {
+        const int source = source_of(t, j);
+        if (source < 0) return "";
+        if (j == 0) first_source = source;
+        another = another || source != t;
+      }
+      if (t < 3) {
+        held += std::string(t == 0 ? "" : ", ") + "tile " + std::to_string(t) + " that of tile " +
+                std::to_string(first_source);
+      }
+    }
+    if (!another) return "";
+    return "only the first " + plural(prefix, "tile", "tiles") + " of the output (outputs 0 to " +
+           std::to_string(written_end - 1) + ") were written, each output the right one at its place in some tile (" + held +
+           (prefix > 3 ? ", ..." : "") + "), and the rest never: every block stored its tiles from the output's start, "
+           "at their place among its own tiles. The store's start counts a tile within its block (i * " +
+           std::to_string(tile) + "), where the tile's place in the array (its index * " + std::to_string(tile) +
+           ", the start its load uses) is meant.";
+  }
+
   std::string tile_start_in_other_units() const {
     const int n = run_.check.n, tile = run_.check.tile;
     const std::set<int> wrong_tiles = tiles_with_wrong_outputs();
@@ -386,6 +443,7 @@ void add_convolution_findings(Diagnosis& diagnosis, const ConvolutionRun& run) {
       })
       .finding([evidence] { return evidence->tile_edges(); })
       .finding([evidence] { return evidence->blocks_first_tile_everywhere(); })
+      .finding([evidence] { return evidence->tiles_stored_from_the_start(); })
       .finding([evidence] { return evidence->another_tiles_span(); })
       .finding([evidence] { return evidence->tile_start_in_other_units(); });
   for (int bytes = 1; bytes <= 3; ++bytes) {
