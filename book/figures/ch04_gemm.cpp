@@ -1,5 +1,6 @@
-// Chapter 4's figures: the pipeline of step 3 as a timeline, and the micro-tile of one
-// thread in steps 1-3 and in step 4, from the constants of chapters/04_gemm/gemm.hpp.
+// Chapter 4's figures: the pipeline of step 3 as a timeline, the micro-tile of one
+// thread in steps 1-3 and in step 4, and one warp's kk loop in steps 4 and 5, from the
+// constants of chapters/04_gemm/gemm.hpp.
 #include <algorithm>
 #include <set>
 #include <string>
@@ -189,11 +190,81 @@ void micro_tile_figure(const std::string& folder) {
   svg.save(folder + "/ch04_micro_tile.svg");
 }
 
+// Figure: one warp's kk loop alone, in step 4 (a column's float4 loads, then its FMAs,
+// which wait for them) and in step 5 (column kk + 1's loads issued before column kk's
+// FMAs, which use the registers read one column earlier). A model in cycles, not a
+// measurement: a warp issues one instruction a cycle, and a shared load returns
+// kLoadLatency cycles after its issue.
+void double_buffer_figure(const std::string& folder) {
+  constexpr int kLoadLatency = 30;
+  constexpr int kLoads = (ch04::kMicroM + ch04::kMicroN) / ch04::kVector;  // 4 float4
+  constexpr int kFmas = ch04::kMicroM * ch04::kMicroN;                     // 64
+  constexpr int kColumns = 4;
+  struct Span {
+    int start, length;
+    const char* fill;
+    std::string label;
+  };
+  std::vector<Span> step4, step5;
+  int t = 0;
+  for (int kk = 0; kk < kColumns; ++kk) {
+    step4.push_back({t, kLoads, "#80b1d3", ""});
+    step4.push_back({t + kLoads, kLoadLatency - kLoads, "#fb8072", ""});
+    step4.push_back({t + kLoadLatency, kFmas, "#b3de69", "FMAs of kk = " + std::to_string(kk)});
+    t += kLoadLatency + kFmas;
+  }
+  const int step4_end = t;
+  // Step 5: column 0's loads before the loop (after the barrier), then each kk issues the
+  // next column's loads and runs its FMAs on the registers already there.
+  step5.push_back({0, kLoads, "#80b1d3", ""});
+  step5.push_back({kLoads, kLoadLatency - kLoads, "#fb8072", ""});
+  t = kLoadLatency;
+  for (int kk = 0; kk < kColumns; ++kk) {
+    step5.push_back({t, kLoads, "#80b1d3", ""});
+    step5.push_back({t + kLoads, kFmas, "#b3de69", "FMAs of kk = " + std::to_string(kk)});
+    t += kLoads + kFmas;
+  }
+  const int step5_end = t;
+  const double x0 = 110, scale = 2.2, row_h = 34, y4 = 90, y5 = 150;
+  Svg svg(x0 + scale * step4_end + 40, y5 + row_h + 110);
+  svg.text(20, 26, "Chapter 4: one warp's loop over kk alone, " + std::to_string(kColumns) +
+                       " columns (a model in cycles, not a measurement)", 16, "start", true);
+  svg.text(20, 46, "a shared load returns " + std::to_string(kLoadLatency) +
+                       " cycles after its issue; a warp issues one instruction a cycle: " + std::to_string(kLoads) +
+                       " float4 loads and " + std::to_string(kFmas) + " FMAs a column", 12);
+  const auto draw_row = [&](const std::vector<Span>& spans, double y, const std::string& name, int end) {
+    svg.text(x0 - 10, y + row_h / 2 + 4, name, 12, "end", true);
+    for (const Span& span : spans) {
+      svg.rect(x0 + scale * span.start, y, scale * span.length, row_h, span.fill, "#ffffff", 1);
+      if (!span.label.empty()) svg.text(x0 + scale * (span.start + span.length / 2.0), y + row_h / 2 + 4, span.label, 11, "middle");
+    }
+    svg.text(x0 + scale * end + 6, y + row_h / 2 + 4, std::to_string(end) + " cycles", 11);
+  };
+  draw_row(step4, y4, "step 4", step4_end);
+  draw_row(step5, y5, "step 5", step5_end);
+  const double legend_y = y5 + row_h + 34;
+  const std::vector<std::pair<const char*, std::string>> legend = {
+      {"#80b1d3", "float4 loads of a column's fragments issued"},
+      {"#fb8072", "the warp waits: its next instruction needs a load that has not returned"},
+      {"#b3de69", "the 64 FMAs of one column"}};
+  for (std::size_t i = 0; i < legend.size(); ++i) {
+    const double y = legend_y + 20.0 * static_cast<double>(i);
+    svg.rect(20, y - 11, 14, 14, legend[i].first, "#666666", 0.5);
+    svg.text(40, y, legend[i].second, 12);
+  }
+  svg.text(20, legend_y + 70,
+           "Step 5's loads of column kk + 1 go into the other buffer while column kk's FMAs run: their wait hides "
+           "under the FMAs. Other warps of the SM fill a waiting warp's gaps when they have work ready.",
+           11);
+  svg.save(folder + "/ch04_double_buffer.svg");
+}
+
 }  // namespace
 
 void draw(const std::string& folder) {
   pipeline_figure(folder);
   micro_tile_figure(folder);
+  double_buffer_figure(folder);
 }
 
 }  // namespace chapter4

@@ -26,7 +26,7 @@ void draw(const std::string& folder);
 }  // namespace chapter3
 
 namespace chapter4 {
-void draw(const std::string& folder);  // ch04_pipeline, ch04_micro_tile
+void draw(const std::string& folder);  // ch04_pipeline, ch04_micro_tile, ch04_double_buffer
 }  // namespace chapter4
 
 namespace chapter5 {
