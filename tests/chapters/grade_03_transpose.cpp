@@ -22,7 +22,6 @@
 #include "transpose.hpp"
 #include "wb/bank_map.hpp"
 #include "wb/grading/backend_test.hpp"
-#include "wb/grading/diagnosis/shared_overruns.hpp"
 #include "wb/grading/movement.hpp"
 #include "wb/grading/step.hpp"
 #include "wb/grading/technique.hpp"
@@ -155,25 +154,6 @@ wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(c
   if (step.number >= 2) {  // step 1 has one thread layout, and no write out of a tile
     check.explain = [=](const std::vector<float>& output, const std::vector<float>&) {
       return store_loops_from_load_coord(output, rows, cols);
-    };
-    // The write out: store_thread_layout (16,16) column-major walks the (16,128) output
-    // tile from (t % 16, t / 16), reading the shared tile transposed.
-    wb::grading::SharedWalk walk;
-    walk.array = "smem_tile";
-    walk.rows = ch03::kTileCols;
-    walk.cols = ch03::kTileRows;
-    walk.row_step = ch03::kStoreThreadRows;
-    walk.col_step = ch03::kStoreThreadCols;
-    walk.start = [](unsigned thread) {
-      return std::make_pair(static_cast<int>(thread) % ch03::kStoreThreadRows,
-                            static_cast<int>(thread) / ch03::kStoreThreadRows);
-    };
-    walk.stride = step.number == 2 ? ch03::kTileRows : ch03::transpose_padded_stride();
-    walk.layout = step.number == 2 ? "smem_transposed(row, col) (smem_layout.transpose())"
-                                   : "smem_transposed(row, col) (padded_smem_layout.transpose())";
-    walk.own_layout = step.number == 2 ? "smem_layout(row, col)" : "padded_smem_layout(row, col)";
-    check.explain_fault = [walk](const wb::Fault& fault, const float*) {
-      return wb::grading::walk_read_through_the_untransposed_layout(fault, walk);
     };
   }
   return check;

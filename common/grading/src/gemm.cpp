@@ -141,6 +141,10 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
         !cause.empty()) {
       return cause;
     }
+    if (std::string cause = read_of_the_buffer_just_refilled(*error.fault(), "stage", check.refilled_stage_read);
+        !cause.empty()) {
+      return cause;
+    }
     const FaultedArray operands[] = {{gmem_a.data(), {m, k, check.tile_m, k}, false, "A", true, check.tile_k, "m",
                                       check.copy_thread_start},
                                      {gmem_b.data(), {n, k, check.tile_n, k}, true, "B", true, check.tile_k, "n",

@@ -92,11 +92,3 @@ wb_wrong_kernel(store_bounds_not_transposed
   FIND "  for (int col = store_coord.col; col < valid_rows; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < valid_cols; row += kStoreThreadRows) {"
   REPLACE "  for (int col = store_coord.col; col < valid_cols; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < valid_rows; row += kStoreThreadRows) {"
   EXPECT "step 3.*transpose.cu:[0-9]+: .*a load of 4 bytes at bytes \\[[0-9]+, [0-9]+\\) of smem_tile, a __shared__ array of another kernel, transpose_tile_kernel.*past the end of this kernel's smem_tile, which has 8312 bytes")
-
-# Step 2's write out reads the shared tile through its own layout with the output's
-# (row, col): word row + col * 128, past the tile from the thread's second element.
-wb_wrong_kernel(write_out_through_the_untransposed_layout
-  STEP 2
-  FIND "    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {\n      gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];"
-  REPLACE "    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {\n      gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_layout(row, col)];"
-  EXPECT "step 2.*Likely cause: thread [0-9]+ of block \\([0-9]+, [0-9]+\\) read smem_tile at word [0-9]+, past its end, for the output tile's element \\([0-9]+, [0-9]+\\): .* the output's \\(row, col\\) through smem_layout\\(row, col\\).*read smem_transposed\\(row, col\\)")

@@ -216,3 +216,10 @@ wb_wrong_kernel(step5_fmas_on_the_buffer_being_read
   FIND "acc[i][j] += a_frag[kk % 2][i] * b_frag[kk % 2][j];"
   REPLACE "acc[i][j] += a_frag[(kk + 1) % 2][i] * b_frag[(kk + 1) % 2][j];"
   EXPECT "step 5.*Likely cause: C is exactly the product in which every column's FMAs took the next column's fragments")
+
+# Step 5 reads the next tile's column 0 from the stage it has just refilled.
+wb_wrong_kernel(step5_next_column_from_the_refilled_stage
+  STEP 5
+  FIND "        next_stage = (k_tile + 1) % kStages;\n"
+  REPLACE ""
+  EXPECT "step 5.*Likely cause: .*read that stage with no barrier between, after committing that same group itself.*column 0 of the next tile, in stage \\(k_tile \\+ 1\\) % kStages")

@@ -409,6 +409,18 @@ std::string refilled_while_read_cause(const Fault& fault, const std::string& buf
                       : fix);
 }
 
+std::string read_of_the_buffer_just_refilled(const Fault& fault, const std::string& buffer, const std::string& fix) {
+  if (!fault.racing_copy || fix.empty()) return "";
+  const RacingCopy& copy = *fault.racing_copy;
+  if (copy.reader_commits == 0 || copy.group + 1 != copy.reader_commits) return "";
+  const bool reader_faulted = copy.writer != fault.thread;
+  const std::string reader = reader_faulted ? thread_text(fault.thread) : "another thread";
+  return thread_text(copy.writer) + " copied into a " + buffer + " in its commit group " +
+         std::to_string(copy.group + 1) + ", and " + reader + " read that " + buffer +
+         " with no barrier between, after committing that same group itself: the reader had refilled the " + buffer +
+         " in this iteration and read it after. " + fix;
+}
+
 std::string overlapping_writes_cause(const Fault& fault, const FaultedArray& array) {
   if (!fault.overlap) return "";
   const OverlappingWrite& overlap = *fault.overlap;
@@ -649,14 +661,25 @@ std::string store_one_past_the_tile(const std::vector<long long>& outside, const
   const bool row_past = outside.size() == 1 && shape.rows % shape.tile_rows != 0;
   const bool col_past = !row_past && outside.size() == static_cast<std::size_t>(last_rows) && shape.cols > 1 &&
                         shape.cols % shape.tile_cols != 0;
-  if (!row_past && !col_past) return "";
+  // Both bounds one past: the column after the last, every row of it, and one more (the
+  // row past the last of that column).
+  const bool both_past = !row_past && !col_past && outside.size() == static_cast<std::size_t>(shape.rows) + 1 &&
+                         shape.rows % shape.tile_rows != 0 && shape.cols % shape.tile_cols != 0 && shape.cols > 1;
+  if (!row_past && !col_past && !both_past) return "";
   // Inside, only what such a store overwrote: a tile's first row (the row past the tile
   // above, or past a column's end) or its first column.
   for (std::size_t i = 0; i < output.size() && i < reference.size(); ++i) {
     if (static_cast<double>(output[i]) == reference[i]) continue;
     const int row = static_cast<int>(i % static_cast<std::size_t>(shape.rows));
     const int col = static_cast<int>(i / static_cast<std::size_t>(shape.rows));
-    if (row_past ? row % shape.tile_rows != 0 : col % shape.tile_cols != 0) return "";
+    const bool first_row = row % shape.tile_rows == 0, first_col = col % shape.tile_cols == 0;
+    if (row_past ? !first_row : col_past ? !first_col : !first_row && !first_col) return "";
+  }
+  if (both_past) {
+    return "the " + std::to_string(outside.size()) + " elements past the output's end are the column after its "
+           "last and one more, where row " + std::to_string(shape.rows) + " of that column would be: the stores "
+           "went one column past the tiles' last (valid) column and one row past their last row. Bounds that let "
+           "the row reach valid_rows and the column reach valid_cols (`<=` where `<` is meant, on both) do this.";
   }
   if (row_past) {
     return "the one element past the output's end is where row " + std::to_string(shape.rows) +

@@ -80,35 +80,4 @@ std::string vector_pointer_indexed_in_floats(const Fault& fault, const FragmentR
   return "";
 }
 
-std::string walk_read_through_the_untransposed_layout(const Fault& fault, const SharedWalk& walk) {
-  if (!fault.shared_overrun || fault.write || !walk.start || walk.row_step <= 0 || walk.col_step <= 0) return "";
-  const SharedOverrun& overrun = *fault.shared_overrun;
-  if (overrun.array != walk.array) return "";
-  const unsigned thread = fault.thread[0];
-  const auto [first_row, first_col] = walk.start(thread);
-  // The thread's elements in the order its loops reach them, up to the faulting one.
-  const std::size_t reads = overrun.earlier_words.size() + 1;
-  std::vector<std::pair<int, int>> elements;
-  for (int col = first_col; col < walk.cols && elements.size() < reads; col += walk.col_step) {
-    for (int row = first_row; row < walk.rows && elements.size() < reads; row += walk.row_step) {
-      elements.emplace_back(row, col);
-    }
-  }
-  if (elements.size() < reads) return "";
-  const auto own_word = [&walk](std::pair<int, int> element) {
-    return static_cast<long long>(element.first) + static_cast<long long>(element.second) * walk.stride;
-  };
-  for (std::size_t i = 0; i + 1 < reads; ++i) {
-    if (overrun.earlier_words[i] != own_word(elements[i])) return "";
-  }
-  const auto [row, col] = elements.back();
-  if (overrun.word != own_word(elements.back())) return "";
-  return "thread " + std::to_string(thread) + " of block (" + std::to_string(fault.block[0]) + ", " +
-         std::to_string(fault.block[1]) + ") read " + walk.array + " at word " + std::to_string(overrun.word) +
-         ", past its end, for the output tile's element (" + std::to_string(row) + ", " + std::to_string(col) +
-         "): " + std::to_string(row) + " + " + std::to_string(col) + " * " + std::to_string(walk.stride) +
-         ", the output's (row, col) through " + walk.own_layout + ", and each of its reads before it fits the same. "
-         "The output's (row, col) is the shared tile's (col, row): read " + walk.layout + ".";
-}
-
 }  // namespace wb::grading

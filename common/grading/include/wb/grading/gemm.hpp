@@ -65,6 +65,9 @@ struct GemmCheck {
   // Where the step's barrier between a stage's reads and its refill goes, for a refill
   // that raced a read (empty: at the end of the loop).
   std::string refill_barrier;
+  // Which stage the step reads after the refill of this iteration, for a read of the stage
+  // just refilled (empty: not named).
+  std::string refilled_stage_read;
   // The step's own models of its mistakes, tried after the shared ones (empty: none).
   std::function<void(Diagnosis& diagnosis, const GemmRun& run)> models;
 #if WB_BACKEND_SIM

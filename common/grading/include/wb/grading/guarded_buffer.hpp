@@ -68,7 +68,8 @@ class GuardedBuffer {
            << "the kernel wrote " << outside.size() << " elements outside the output ("
            << before << " before its start, " << outside.size() - before << " past its end; the first at index "
            << outside.front() << " of an output of " << size_
-           << "). Are the stores of the last, partial tiles missing a bounds check?";
+           << "). Are the stores of the last, partial tiles kept to their valid rows and columns (a bound "
+              "missing, or one past: `<=` where `<` is meant)?";
   }
 
  private:

@@ -85,6 +85,12 @@ std::string overlapping_writes_cause(const Fault& fault, const FaultedArray& arr
 // `fix`: where the step puts that barrier ("" for the end of the loop, as most do).
 std::string refilled_while_read_cause(const Fault& fault, const std::string& buffer, const std::string& fix = "");
 
+// A race between a cp.async and a read in which the reader had committed the copy's
+// commit group itself, the last it committed (Fault::racing_copy): the reader refilled a
+// `buffer` in this iteration and then read it, where the step reads another (`fix`: which;
+// "" where the step names none, and then nothing is named).
+std::string read_of_the_buffer_just_refilled(const Fault& fault, const std::string& buffer, const std::string& fix);
+
 // The same for a convolution's span (1-D, `input` of `n` floats, `width` weights): word j
 // of the span buffer that a block's first tile fills holds input[tile_index * tile - halo
 // + j]. A copy that brought another element there is named with its distance: the halo (a
