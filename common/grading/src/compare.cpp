@@ -190,9 +190,7 @@ std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, 
     }
     if (std::string misplaced = misplacement(wrongs, shape, input_shape, true); !misplaced.empty()) return misplaced;
     if (same_offset && from_first_tile) {
-      return "every wrong tile holds the data of the array's first tile: the copy reads from the array's start, "
-             "not its own tile's. Is the tile's origin left out of the source address (the array's pointer "
-             "where the tile's is meant: gmem_in for gmem_tile_in, or no + first), or does it come out 0?";
+      return tile_origin_left_out_cause("");
     }
     if (same_offset) {
       return "whole tiles hold the data of another tile: the block computes its tile's origin "

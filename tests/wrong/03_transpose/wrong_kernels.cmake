@@ -92,3 +92,11 @@ wb_wrong_kernel(store_bounds_not_transposed
   FIND "  for (int col = store_coord.col; col < valid_rows; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < valid_cols; row += kStoreThreadRows) {"
   REPLACE "  for (int col = store_coord.col; col < valid_cols; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < valid_rows; row += kStoreThreadRows) {"
   EXPECT "step 3.*transpose.cu:[0-9]+: .*a load of 4 bytes at bytes \\[[0-9]+, [0-9]+\\) of smem_tile, a __shared__ array of another kernel, transpose_tile_kernel.*past the end of this kernel's smem_tile, which has 8312 bytes")
+
+# Step 1 reads from the array's start (gmem_in) where the block's tile (gmem_tile_in) is
+# meant: every output tile holds the transpose of the input's first tile.
+wb_wrong_kernel(naive_read_from_the_array_start
+  STEP 1
+  FIND "gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
+  REPLACE "gmem_tile_out[gmem_out_layout(col, row)] = gmem_in[gmem_in_layout(row, col)];"
+  EXPECT "step 1.*Likely cause: every wrong tile holds the data of the array's first tile \\(.*gmem_in for gmem_tile_in")

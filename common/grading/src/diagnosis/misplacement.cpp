@@ -81,6 +81,13 @@ Origin tile_origin(int row, int col, const ArrayShape& shape, bool whole_array) 
 
 }  // namespace
 
+std::string tile_origin_left_out_cause(const std::string& example) {
+  return "every wrong tile holds the data of the array's first tile" + (example.empty() ? "" : " (" + example + ")") +
+         ": the read comes from the array's start, not its own tile's. Is the tile's origin left out of the source "
+         "address (the array's pointer where the tile's is meant: gmem_in for gmem_tile_in, or no + first), or "
+         "does it come out 0?";
+}
+
 std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const ArrayShape& output,
                                const ArrayShape& input, bool every_element_written) {
   // A read's index mistake still writes every element of the output: with some never
@@ -101,6 +108,18 @@ std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const Ar
            " instead of " + pair_text(first.expected_source_row, first.expected_source_col) +
            ". The tile's origin is counted twice where the input is read: an index that already counts from "
            "the tile's first element (a pointer to the tile) was given the global row and column too.";
+  }
+  // The tile's origin left out of the read: every element from its place in the array's
+  // first tile (the array's pointer where the tile's is meant).
+  if (sources_known && all_fit(misplaced, [&](const Misplaced& m) {
+        const int origin_row = m.expected_source_row / input.tile_rows * input.tile_rows;
+        const int origin_col = m.expected_source_col / input.tile_cols * input.tile_cols;
+        return (origin_row != 0 || origin_col != 0) && m.source_row == m.expected_source_row - origin_row &&
+               m.source_col == m.expected_source_col - origin_col;
+      })) {
+    return tile_origin_left_out_cause(pair_text(first.row, first.col) + " holds the input's " +
+                                      pair_text(first.source_row, first.source_col) + " instead of " +
+                                      pair_text(first.expected_source_row, first.expected_source_col));
   }
   // The tile's origin given as the tile's index (the block's index where its first
   // element's row and column are meant): a bulk tensor copy's coordinates, or `blockIdx.x`

@@ -10,6 +10,8 @@
 //     meant row + meant col * ld'), counted from the array's start or from its tile's;
 //   - row and column exchanged where the output is written (the value meant for (r, c) of
 //     its tile is at (c, r) of that tile);
+//   - the tile's origin left out of the read (source = expected source - its tile's
+//     origin: every tile read from the array's first);
 //   - every source the same distance from its expected one (an index off by a constant).
 #pragma once
 
@@ -19,6 +21,10 @@
 #include "wb/grading/compare.hpp"
 
 namespace wb::grading {
+
+// "every wrong tile holds the data of the array's first tile (<example>): ..." the read
+// from the array's start, with the question of its source address.
+std::string tile_origin_left_out_cause(const std::string& example);
 
 struct Misplaced {
   int row;  // where the value is, in the output
