@@ -271,7 +271,7 @@ TEST(Evidence, ACopyReadInFlightNamesWhereItStood) {
                        "this step waits with wait<1>"));
   EXPECT_TRUE(contains(wb::grading::in_flight_read_cause(with_read(3, 4, 1, 4, 4, false), 1),
                        "no group was committed since the wait before it"));
-  EXPECT_TRUE(contains(wb::grading::in_flight_read_cause(with_read(1, 3, 1, 2, 1, false), 1), "a stage index ahead"));
+  EXPECT_TRUE(contains(wb::grading::in_flight_read_cause(with_read(1, 3, 1, 2, 1, false), 1), "the read's stage index ahead"));
   // A wait<N> of a step that teaches none: nothing named for the last case.
   EXPECT_EQ(wb::grading::in_flight_read_cause(with_read(1, 3, 1, 2, 1, false), -1), "");
   EXPECT_EQ(wb::grading::in_flight_read_cause(wb::sim::LaunchStats{}, 1), "");

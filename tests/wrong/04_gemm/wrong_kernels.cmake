@@ -91,7 +91,7 @@ wb_wrong_kernel(stage_index_off_by_one
   STEP 3
   FIND "    const int stage = k_tile % kStages;"
   REPLACE "    const int stage = (k_tile + 1) % kStages;"
-  EXPECT "step 3.*Likely cause: .*its last wait<1>, with 2 groups committed, left the newest 1 in flight, this one among them, as the step's pipeline means it to: either the stage read is not the one holding the tile the wait has just landed \\(a stage index ahead\\)")
+  EXPECT "step 3.*Likely cause: .*its last wait<1>, with 2 groups committed, left the newest 1 in flight, this one among them, as the step's pipeline means it to. So the stage read is not the one holding the tile the wait has just landed: the read and the load in flight share a stage \\(the read's stage index ahead")
 
 # A wait that leaves one group too many in flight: wait<kStages - 1> lands nothing of the
 # tile about to be computed, which the simulator's record of the read in flight shows.

@@ -100,7 +100,7 @@ wb_wrong_kernel(next_buffer_read_before_its_wait
   STEP 2
   FIND "    convolve_stream_tile<kWidth>(smem_span[buffer], smem_weights"
   REPLACE "    convolve_stream_tile<kWidth>(smem_span[buffer ^ 1], smem_weights"
-  EXPECT "step 2.*Likely cause: .*its last wait<1>, with 2 groups committed, left the newest 1 in flight.*either the stage read is not the one holding the tile the wait has just landed")
+  EXPECT "step 2.*Likely cause: .*its last wait<1>, with 2 groups committed, left the newest 1 in flight.*So the stage read is not the one holding the tile the wait has just landed")
 
 # The barrier at the end of the loop missing: the next iteration's copies refill the
 # buffer that slower threads still read.
@@ -177,3 +177,11 @@ wb_wrong_kernel(first_tile_start_in_tiles
   FIND "  load_span_async<kStreamTile, halo>(smem_span[0], gmem_in, n, blockIdx.x * kStreamTile);"
   REPLACE "  load_span_async<kStreamTile, halo>(smem_span[0], gmem_in, n, blockIdx.x);"
   EXPECT "step 3.*each wrong tile holds the outputs that start at its tile's number instead of its first element.*passed as a tile index")
+
+# Step 2 loads the next tile into the buffer being read (buffer where buffer ^ 1 is
+# meant): the read and the load in flight share a buffer.
+wb_wrong_kernel(next_tile_into_the_buffer_read
+  STEP 2
+  FIND "      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);"
+  REPLACE "      load_span_async<kStreamTile, kHalo>(smem_span[buffer], gmem_in, n, next_tile * kStreamTile);"
+  EXPECT "step 2.*Likely cause: .*the read and the load in flight share a stage \\(the read's stage index ahead, or the load's stage index the one being read")

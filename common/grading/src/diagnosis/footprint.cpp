@@ -358,11 +358,14 @@ FootprintReading read_unfilled_footprint(const sim::LaunchStats& stats) {
   if (reading.cause.empty()) reading.cause = half_cause(read, stats);
   if (reading.cause.empty()) reading.cause = start_in_bytes_cause(read, stats);
   const Sides sides = sides_of(read);
-  for (auto cause_of : {padding_side_cause, shift_cause, past_the_end_cause}) {
+  for (auto cause_of : {padding_side_cause, shift_cause}) {
     if (!reading.cause.empty()) break;
     reading.cause = cause_of(sides);
   }
+  // One pass of the thread layout where the tile needs several also leaves the reads
+  // running on past the last filled word, by whole passes: tried before a bound one step off.
   if (reading.cause.empty()) reading.cause = part_of_each_tile_cause(read, stats);
+  if (reading.cause.empty()) reading.cause = past_the_end_cause(sides);
   return reading;
 }
 

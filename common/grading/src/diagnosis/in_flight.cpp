@@ -49,9 +49,11 @@ std::string in_flight_read_cause(const sim::LaunchStats& stats, int step_wait) {
                   "wait<" + std::to_string(read.last_wait) + "> always lands the tile being computed.";
   }
   if (step_wait >= 0 && read.last_wait == step_wait) {
-    return left + ", as the step's pipeline means it to: either the stage read is not the one holding the "
-                  "tile the wait has just landed (a stage index ahead), or copies of two tiles went into one "
-                  "group (a commit missing before), so the wait counts fewer groups than tiles.";
+    return left + ", as the step's pipeline means it to. So the stage read is not the one holding the tile the "
+                  "wait has just landed: the read and the load in flight share a stage (the read's stage index "
+                  "ahead, or the load's stage index the one being read, where the other stage is meant), or "
+                  "copies of two tiles went into one group (a commit missing before), so that the wait counts "
+                  "fewer groups than tiles.";
   }
   return "";
 }
