@@ -143,6 +143,19 @@ std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const Ar
            "size (" + std::to_string(input.tile_rows) + " rows, " + std::to_string(input.tile_cols) +
            " columns): a bulk tensor copy's coordinates, too, are elements, not tiles.";
   }
+  // The tile's origin left out of the store: every block wrote into the output's first tile.
+  if (meant_known && all_fit(misplaced, [&](const Misplaced& m) {
+        const int origin_row = m.meant_row / output.tile_rows * output.tile_rows;
+        const int origin_col = m.meant_col / output.tile_cols * output.tile_cols;
+        return (origin_row != 0 || origin_col != 0) && m.row == m.meant_row - origin_row &&
+               m.col == m.meant_col - origin_col;
+      })) {
+    return "each wrong element holds a value meant for the same place in another tile: the value meant for " +
+           pair_text(first.meant_row, first.meant_col) + " is at " + pair_text(first.row, first.col) +
+           ", in the output's first tile, and the other tiles were left unwritten. The tile's origin is left out "
+           "where the output is written: the array's pointer (gmem_out) where the tile's (gmem_tile_out) is "
+           "meant, or an index counted from the tile's first element given to the array's start.";
+  }
   if (meant_known && all_fit(misplaced, [&](const Misplaced& m) {
         const int origin_row = m.meant_row / output.tile_rows * output.tile_rows;
         const int origin_col = m.meant_col / output.tile_cols * output.tile_cols;

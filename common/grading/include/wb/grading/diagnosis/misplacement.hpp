@@ -11,7 +11,8 @@
 //   - row and column exchanged where the output is written (the value meant for (r, c) of
 //     its tile is at (c, r) of that tile);
 //   - the tile's origin left out of the read (source = expected source - its tile's
-//     origin: every tile read from the array's first);
+//     origin: every tile read from the array's first), or of the store (position = meant
+//     position - its tile's origin: every tile stored into the array's first);
 //   - every source the same distance from its expected one (an index off by a constant).
 #pragma once
 
