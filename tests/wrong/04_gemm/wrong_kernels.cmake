@@ -223,3 +223,11 @@ wb_wrong_kernel(step5_next_column_from_the_refilled_stage
   FIND "        next_stage = (k_tile + 1) % kStages;\n"
   REPLACE ""
   EXPECT "step 5.*Likely cause: .*read that stage with no barrier between, after committing that same group itself.*column 0 of the next tile, in stage \\(k_tile \\+ 1\\) % kStages")
+
+# Both of step 4's fragment loops count float4 fragments and pass the fragment's number
+# to micro_row and micro_col, which take an element index.
+wb_wrong_kernel(fragment_numbers_as_element_indices
+  STEP 4
+  FIND "      for (int v = 0; v < kMicroM; v += kVector) {\n        const float4 a4 = *reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)]);\n        a_frag[v] = a4.x, a_frag[v + 1] = a4.y, a_frag[v + 2] = a4.z, a_frag[v + 3] = a4.w;\n      }\n      WB_UNROLL\n      for (int v = 0; v < kMicroN; v += kVector) {\n        const float4 b4 = *reinterpret_cast<const float4*>(&smem_b_stage[smem_b4_layout(micro_col(thread_coord.col, v), kk)]);\n        b_frag[v] = b4.x, b_frag[v + 1] = b4.y, b_frag[v + 2] = b4.z, b_frag[v + 3] = b4.w;"
+  REPLACE "      for (int v = 0; v < kMicroM / kVector; ++v) {\n        const float4 a4 = *reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)]);\n        a_frag[v * kVector] = a4.x, a_frag[v * kVector + 1] = a4.y, a_frag[v * kVector + 2] = a4.z, a_frag[v * kVector + 3] = a4.w;\n      }\n      WB_UNROLL\n      for (int v = 0; v < kMicroN / kVector; ++v) {\n        const float4 b4 = *reinterpret_cast<const float4*>(&smem_b_stage[smem_b4_layout(micro_col(thread_coord.col, v), kk)]);\n        b_frag[v * kVector] = b4.x, b_frag[v * kVector + 1] = b4.y, b_frag[v * kVector + 2] = b4.z, b_frag[v * kVector + 3] = b4.w;"
+  EXPECT "step 4.*Likely cause: fragment v of A \\(4 elements\\) was read from micro_row\\(thread_coord.row, v\\).*B's fragments are read the same way")

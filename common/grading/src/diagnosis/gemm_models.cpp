@@ -416,6 +416,16 @@ void add_micro_tile_models(Diagnosis& diagnosis, const GemmRun& run, const Micro
       });
     });
   }
+  if (vector_m > 1 && vector_m < micro_tile.micro_m && vector_n > 1 && vector_n < micro_tile.micro_n) {
+    diagnosis.model(fragment_text("A", "micro_row", "row", vector_m, micro_tile.micro_m) +
+                        " B's fragments are read the same way, from micro_col(thread_coord.col, v).",
+                    [=] {
+                      return moved([&](Owner r, Owner c) {
+                        return std::make_pair(micro_tile.row(r.thread, r.index / vector_m) + r.index % vector_m,
+                                              micro_tile.col(c.thread, c.index / vector_n) + c.index % vector_n);
+                      });
+                    });
+  }
   if (vector_n > 1 && vector_n < micro_tile.micro_n) {
     diagnosis.model(fragment_text("B", "micro_col", "col", vector_n, micro_tile.micro_n), [=] {
       return moved([&](Owner r, Owner c) {
