@@ -82,16 +82,7 @@ constexpr std::size_t kSharedReachBelow = 4096;
 // and the thread's earlier words at the same instruction since its warp last synchronised.
 [[noreturn, gnu::noinline]] void fail_shared_overrun(ThreadState& thread, const void* address, std::size_t bytes,
                                                      bool write, const void* pc, const std::string& message) {
-  Fault fault{{blockIdx.x, blockIdx.y, blockIdx.z},
-              {thread.index.x, thread.index.y, thread.index.z},
-              address,
-              write,
-              static_cast<unsigned>(bytes),
-              thread.global_accesses,
-              std::nullopt,
-              std::nullopt,
-              std::nullopt,
-              std::nullopt};
+  Fault fault = fault_here(address, write, static_cast<unsigned>(bytes));
   if (const auto past = word_past_an_array(thread.worker->shared, address, pc)) {
     SharedOverrun overrun{past->first, static_cast<long long>(past->second), {}};
     const auto at = reinterpret_cast<std::uintptr_t>(address);

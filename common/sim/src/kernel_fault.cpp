@@ -39,9 +39,6 @@ void kernel_fail(const char* file, int line, const std::string& what, ErrorKind 
   kernel_fail_at(std::string(file) + ":" + std::to_string(line), what, kind);
 }
 
-namespace {
-
-// The running thread's access at `address` that faulted, as the error carries it.
 Fault fault_here(const void* address, bool write, unsigned bytes) {
   return Fault{{blockIdx.x, blockIdx.y, blockIdx.z},
                {threadIdx.x, threadIdx.y, threadIdx.z},
@@ -52,8 +49,6 @@ Fault fault_here(const void* address, bool write, unsigned bytes) {
                std::nullopt,
                std::nullopt, std::nullopt, std::nullopt};
 }
-
-}  // namespace
 
 void kernel_fail_access(const char* file, int line, const std::string& what, ErrorKind kind, const void* address,
                         bool write, unsigned bytes) {

@@ -419,6 +419,10 @@ std::string function_name_of(const void* code_address);
 // Appends the launch's counters to the file WB_SIM_LAUNCH_LOG names, if it is set.
 void log_launch(const LaunchConfig& config, const LaunchStats& stats);
 
+// The running thread's access at `address` that faulted, as the error carries it (the
+// evidence particular to a kind of fault, none).
+Fault fault_here(const void* address, bool write, unsigned bytes);
+
 // Fails the running CUDA thread from code that must not throw (the instrumentation's
 // callbacks, which the compiler treats as nothrow): records the error, abandons the
 // thread's fiber and switches to the scheduler, which fails the launch as usual. An
