@@ -271,9 +271,6 @@ class ConvolutionEvidence {
            "never flipped (^= 1 at the end of each iteration), or the loads and the reads use different indices.";
   }
 
-  // Every wrong tile t holds the outputs that start at element t * X, one X for all, instead
-  // of at t * tile: the tile's start counted in other units, X = 1 a tile index where an
-  // element index is meant, another X another tile's size (an earlier step's tile).
   // Only the first tiles written, each holding the right outputs of some tile (of another
   // for one at least), and none after them: every block stored its tiles from the output's
   // start, at their place among its own tiles.
@@ -331,6 +328,9 @@ class ConvolutionEvidence {
            ", the start its load uses) is meant.";
   }
 
+  // Every wrong tile t holds the outputs that start at element t * X, one X for all, instead
+  // of at t * tile: the tile's start counted in other units, X = 1 a tile index where an
+  // element index is meant, another X another tile's size (an earlier step's tile).
   std::string tile_start_in_other_units() const {
     const int n = run_.check.n, tile = run_.check.tile;
     const std::set<int> wrong_tiles = tiles_with_wrong_outputs();
