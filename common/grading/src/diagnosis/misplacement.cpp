@@ -79,6 +79,15 @@ Origin tile_origin(int row, int col, const ArrayShape& shape, bool whole_array) 
   return {linear(origin_row, origin_col, shape.rows), origin_row, origin_col};
 }
 
+// Whether (row, col) is (from_row, from_col) moved by the origin of the tile holding
+// (from_row, from_col) in `shape`, `times` over (1: the origin counted twice; -1: left
+// out), that tile not the array's first.
+bool moved_by_its_origin(int row, int col, int from_row, int from_col, const ArrayShape& shape, int times) {
+  const Origin origin = tile_origin(from_row, from_col, shape, false);
+  return (origin.row != 0 || origin.col != 0) && row == from_row + times * origin.row &&
+         col == from_col + times * origin.col;
+}
+
 }  // namespace
 
 std::string tile_origin_left_out_cause(const std::string& example) {
@@ -98,10 +107,7 @@ std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const Ar
   const bool meant_known = all_fit(misplaced, [](const Misplaced& m) { return m.meant_row >= 0; });
   const Misplaced& first = misplaced.front();
   if (sources_known && all_fit(misplaced, [&](const Misplaced& m) {
-        const int origin_row = m.expected_source_row / input.tile_rows * input.tile_rows;
-        const int origin_col = m.expected_source_col / input.tile_cols * input.tile_cols;
-        return (origin_row != 0 || origin_col != 0) && m.source_row == m.expected_source_row + origin_row &&
-               m.source_col == m.expected_source_col + origin_col;
+        return moved_by_its_origin(m.source_row, m.source_col, m.expected_source_row, m.expected_source_col, input, 1);
       })) {
     return "each wrong element holds the input element its tile's origin further on: " +
            pair_text(first.row, first.col) + " holds the input's " + pair_text(first.source_row, first.source_col) +
@@ -112,10 +118,7 @@ std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const Ar
   // The tile's origin left out of the read: every element from its place in the array's
   // first tile (the array's pointer where the tile's is meant).
   if (sources_known && all_fit(misplaced, [&](const Misplaced& m) {
-        const int origin_row = m.expected_source_row / input.tile_rows * input.tile_rows;
-        const int origin_col = m.expected_source_col / input.tile_cols * input.tile_cols;
-        return (origin_row != 0 || origin_col != 0) && m.source_row == m.expected_source_row - origin_row &&
-               m.source_col == m.expected_source_col - origin_col;
+        return moved_by_its_origin(m.source_row, m.source_col, m.expected_source_row, m.expected_source_col, input, -1);
       })) {
     return tile_origin_left_out_cause(pair_text(first.row, first.col) + " holds the input's " +
                                       pair_text(first.source_row, first.source_col) + " instead of " +
@@ -145,10 +148,7 @@ std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const Ar
   }
   // The tile's origin left out of the store: every block wrote into the output's first tile.
   if (meant_known && all_fit(misplaced, [&](const Misplaced& m) {
-        const int origin_row = m.meant_row / output.tile_rows * output.tile_rows;
-        const int origin_col = m.meant_col / output.tile_cols * output.tile_cols;
-        return (origin_row != 0 || origin_col != 0) && m.row == m.meant_row - origin_row &&
-               m.col == m.meant_col - origin_col;
+        return moved_by_its_origin(m.row, m.col, m.meant_row, m.meant_col, output, -1);
       })) {
     return "each wrong element holds a value meant for the same place in another tile: the value meant for " +
            pair_text(first.meant_row, first.meant_col) + " is at " + pair_text(first.row, first.col) +
@@ -157,10 +157,7 @@ std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const Ar
            "meant, or an index counted from the tile's first element given to the array's start.";
   }
   if (meant_known && all_fit(misplaced, [&](const Misplaced& m) {
-        const int origin_row = m.meant_row / output.tile_rows * output.tile_rows;
-        const int origin_col = m.meant_col / output.tile_cols * output.tile_cols;
-        return (origin_row != 0 || origin_col != 0) && m.row == m.meant_row + origin_row &&
-               m.col == m.meant_col + origin_col;
+        return moved_by_its_origin(m.row, m.col, m.meant_row, m.meant_col, output, 1);
       })) {
     return "each wrong element was stored its tile's origin further on than the element it belongs to: the value "
            "meant for " + pair_text(first.meant_row, first.meant_col) + " is at " + pair_text(first.row, first.col) +
