@@ -405,25 +405,18 @@ void add_double_buffer_models(wb::grading::Diagnosis& diagnosis, const wb::gradi
       "and B is never multiplied, and the last FMAs take column " + std::to_string(stale) +
           " again (the column 0 that the loop reads after the last tile, from a stage no tile refills). The FMAs of "
           "column kk use buffer kk % 2, read one column earlier; buffer (kk + 1) % 2 is the one being read for kk + 1.",
-      [&run, m = m, n = n, k = k, k_tiles, stale] {
-        const int last_tile_end = k_tiles * ch04::kDeepTileK;
-        // The FMAs of sum position p use column p + 1 while p + 1 lies in a k-tile (zeros
-        // past k in the last), and the stale column once the tiles run out.
-        std::vector<int> columns;
-        for (int p = 1; p < last_tile_end; ++p) columns.push_back(p);
-        columns.push_back(stale);
-        std::vector<double> c(static_cast<std::size_t>(m) * static_cast<std::size_t>(n), 0.0);
-        for (const int p : columns) {
-          if (p >= k) continue;
-          for (int j = 0; j < n; ++j) {
-            const double b_jp = run.b[static_cast<std::size_t>(j) + static_cast<std::size_t>(p) * n];
-            for (int i = 0; i < m; ++i) {
-              c[static_cast<std::size_t>(i) + static_cast<std::size_t>(j) * m] +=
-                  static_cast<double>(run.a[static_cast<std::size_t>(i) + static_cast<std::size_t>(p) * m]) * b_jp;
-            }
-          }
-        }
-        return c;
+      [&run, m = m, n = n, k = k, stale] {
+        // Sum position p takes column p + 1; the last, k - 1, takes the stale column, which
+        // also stands for the zeros past k of a partial last tile.
+        const auto next = [k = k, stale](int p) { return p + 1 < k ? p + 1 : stale; };
+        return wb::grading::gemm_abt_with(
+            run.shape,
+            [&run, m, next](int row, int p) {
+              return static_cast<double>(run.a[static_cast<std::size_t>(row) + static_cast<std::size_t>(next(p)) * m]);
+            },
+            [&run, n, next](int row, int p) {
+              return static_cast<double>(run.b[static_cast<std::size_t>(row) + static_cast<std::size_t>(next(p)) * n]);
+            });
       });
 }
 
