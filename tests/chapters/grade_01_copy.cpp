@@ -67,6 +67,7 @@ void grade_shapes(const Step& step, CopyFunction copy,
   wb::grading::check_movement_shapes(shapes, [&](int rows, int cols) {
     wb::grading::MovementCheck check;
     check.step = step;
+    check.step_wait_call = "wb::cp_async_wait_all()";
     check.input = {rows, cols, ch01::kTileRows, ch01::kTileCols};
     check.output = check.input;
     check.run = [=](const float* gmem_in, float* gmem_out) { copy(gmem_in, gmem_out, rows, cols); };

@@ -135,6 +135,7 @@ wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(c
                                            int rows, int cols) {
   wb::grading::MovementCheck check;
   check.step = step;
+  check.step_wait_call = "wb::cp_async_wait_all()";
   check.input = {rows, cols, ch03::kTileRows, ch03::kTileCols};
   check.output = {cols, rows, ch03::kTileCols, ch03::kTileRows};
   check.run = [=](const float* in, float* out) { transpose(in, out, rows, cols); };

@@ -145,6 +145,7 @@ void grade_copy(const Step& step, CopyFunction copy, int vector_bytes, const std
   wb::grading::check_movement_shapes(shapes, [&](int rows, int cols) {
     wb::grading::MovementCheck check;
     check.step = step;
+    check.step_wait_call = "wb::cp_async_wait<0>()";
     check.copy_bytes = 0;  // several widths: the step checks them itself
     check.input = {rows, cols, ch05::kTileRows, ch05::kTileCols};
     check.output = check.input;
@@ -325,6 +326,7 @@ TEST_F(Chapter5Vector, Step3SixteenByteCopiesOfAnyLength) {
   wb::grading::check_movement_shapes(shapes, [](int count, int) {
     wb::grading::MovementCheck check;
     check.step = kStep3;
+    check.step_wait_call = "wb::cp_async_wait<0>()";
     check.copy_bytes = 0;  // several widths: the step checks them itself
     check.input = {count, 1, ch05::kTailTile, 1};
     check.output = check.input;

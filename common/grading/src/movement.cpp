@@ -6,6 +6,7 @@
 #include "wb/grading/diagnosis/diagnosis.hpp"
 #include "wb/grading/diagnosis/faults.hpp"
 #include "wb/grading/diagnosis/footprint.hpp"
+#include "wb/grading/diagnosis/in_flight.hpp"
 #include "wb/grading/guarded_buffer.hpp"
 #include "wb/grading/random.hpp"
 #include "wb/grading/schedules.hpp"
@@ -142,6 +143,16 @@ void check_movement(const MovementCheck& check, const std::string& configuration
       }
       return false;
     });
+  });
+  // A read of a copy that its thread's last wait left in flight: a wait<N> with N > 0
+  // where the step waits for every group.
+  diagnosis.finding([&] {
+    const std::optional<sim::InFlightRead>& read = stats.in_flight_read;
+    const bool left_by_the_wait = read && read->group < read->commits && read->last_wait > 0 &&
+                                  !read->issued_after_last_wait;
+    return !check.step_wait_call.empty() && left_by_the_wait && holds_poison(output, poison::Kind::in_flight)
+               ? in_flight_read_cause(stats, 0, check.step_wait_call)
+               : std::string();
   });
 #endif
   if (check.explain) diagnosis.finding([&] { return check.explain(output, input); });

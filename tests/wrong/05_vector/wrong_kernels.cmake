@@ -127,6 +127,14 @@ wb_wrong_kernel(whole_tile_column_counted_twice
   REPLACE "  for (int col = thread_coord.col; col < kGemmTileK; col += gemm_copy_layout.cols) {\n    wb::cp_async_cg(smem_quad"
   EXPECT "step 2.*Likely cause: thread \\([0-9]+, 0\\)'s first copy brought element \\([0-9]+, [0-9]+\\) of its block's tile of [AB], where its first element is .*the thread's column is counted twice.*the loop counts from 0")
 
+# The loop's column offset without ld: the copy into column c + 8 brings rows 8 further
+# down column c.
+wb_wrong_kernel(whole_tile_column_without_ld
+  STEP 2
+  FIND "gmem_quad + col * ld);"
+  REPLACE "gmem_quad + col);"
+  EXPECT "step 2.*Likely cause: C is exactly the product whose copies read a thread's first column of each k-tile right and the columns after it \\(its loop's col, 8 apart\\) col floats further instead of col \\* ld: the loop's global column step is 1 \\(ld left out")
+
 # The outside quads redirected to the tile's start but copied with no source size: each
 # brings the tile's first quad in full instead of zeros.
 wb_wrong_kernel(edge_quads_without_a_source_size

@@ -14,6 +14,14 @@ wb_wrong_kernel(block_sync_instead_of_wait
   REPLACE "  block.sync();\n"
   EXPECT "step 1.*read from shared memory before their cp.async had landed")
 
+# wait_prior<1> where every group is needed: each call commits a group, so the last
+# column's copies are still travelling when the store reads them.
+wb_wrong_kernel(wait_prior_leaves_the_last_column
+  STEP 1
+  FIND "  cg::wait(block);\n"
+  REPLACE "  cg::wait_prior<1>(block);\n"
+  EXPECT "step 1.*its last wait<1>, with 16 groups committed, left the newest 1 in flight.*this step waits with cg::wait\\(block\\), which lands every group before the reads")
+
 # Each column's copy sized 128 (bytes) where 128 floats were meant: the first 32 floats of
 # each column land, the rest of the column is never filled.
 wb_wrong_kernel(column_size_in_floats

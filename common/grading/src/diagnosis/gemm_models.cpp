@@ -194,50 +194,58 @@ void add_product_models(Diagnosis& diagnosis, const GemmRun& run) {
   }
 }
 
-// A copy that steps through the global array's columns by the shared tile's rows (128,
-// its column stride) where they are ld apart (m for A, n for B): element (r, kk) of a
-// k-tile read at the tile's first element + r + (kk - wrong) * ld + wrong * tile_rows,
+// A copy that steps through the global array's columns by a wrong stride where they are
+// ld apart (m for A, n for B): the shared tile's rows (128, its own column stride), or 1
+// (ld left out: the column offset counted down the same column). Element (r, kk) of a
+// k-tile is read at the tile's first element + r + (kk - wrong) * ld + wrong * stride,
 // where `wrong` is the part of kk so stepped. A thread's column kk is its first column
 // (kk % copy_column_step) plus its loop's column (the rest): either part, or both, may
-// carry the tile's rows. Both operands go through the same load, so both are read so.
+// carry the wrong stride. Both operands go through the same load, so both are read so.
 void add_copy_column_stride_models(Diagnosis& diagnosis, const GemmRun& run) {
   const auto [m, n, k] = run.shape;
   const int step = run.copy_column_step, tile_k = run.tile_k;
   if (step <= 0 || run.tile_m != run.tile_n || (m == run.tile_m && n == run.tile_n)) return;
   enum class Part { both, loop, first };
-  const auto read = [=](const std::vector<float>& array, int rows, Part part) {
-    return [&array, rows, part, step, tile_k, tile_rows = run.tile_m](int row, int p) {
+  const auto read = [=](const std::vector<float>& array, int rows, Part part, int stride) {
+    return [&array, rows, part, step, tile_k, stride](int row, int p) {
       const int k0 = p / tile_k * tile_k, kk = p - k0;
       const int first = kk % step, loop = kk - first;
       const int wrong = part == Part::both ? kk : part == Part::loop ? loop : first;
       return flat(array, static_cast<std::size_t>(row) +
                              static_cast<std::size_t>(p - wrong) * static_cast<std::size_t>(rows) +
-                             static_cast<std::size_t>(wrong) * static_cast<std::size_t>(tile_rows));
+                             static_cast<std::size_t>(wrong) * static_cast<std::size_t>(stride));
     };
   };
   const std::string tile = std::to_string(run.tile_m);
-  const std::string why = " Columns of A and B are ld floats apart in global memory (ld = m for A, n for B); " + tile +
-                          " is the shared tile's rows, the stride of its own columns, which only the shared side "
-                          "of a copy takes.";
-  const std::pair<Part, std::string> parts[] = {
-      {Part::both, "C is exactly the product whose copies read column kk of each k-tile kk * " + tile +
-                       " floats after its first column instead of kk * ld: the copies' global column stride is " +
-                       "the tile's " + tile + " rows." + why},
-      {Part::loop, std::string("C is exactly the product whose copies read a thread's first column of each k-tile right and "
-                       "the columns after it (its loop's col, ") + std::to_string(step) + " apart) col * " + tile +
-                       " floats further instead of col * ld: the loop's global step is the tile's " + tile +
-                       " rows." + why},
-      {Part::first, std::string("C is exactly the product whose copies read a thread's first column of each k-tile at "
-                        "thread_coord.col * ") + tile + " instead of thread_coord.col * ld (its loop's columns after " +
-                        "it step right): the thread's global start is counted with the tile's " + tile + " rows." +
-                        why},
-  };
-  for (const auto& [part, cause] : parts) {
-    // With one column per thread, the loop has no columns after the first.
-    if (part != Part::both && step >= tile_k) continue;
-    diagnosis.model(cause, [=, part = part] {
-      return gemm_abt_with(run.shape, read(run.a, m, part), read(run.b, n, part));
-    });
+  for (const int stride : {run.tile_m, 1}) {
+    // How the column offset was counted, and why ld is meant.
+    const bool tile_rows = stride == run.tile_m;
+    const std::string times = tile_rows ? " * " + tile : "";
+    const std::string counted = tile_rows ? "the tile's " + tile + " rows" : "1 (ld left out: down the same column)";
+    const std::string why =
+        " Columns of A and B are ld floats apart in global memory (ld = m for A, n for B)" +
+        (tile_rows ? "; " + tile + " is the shared tile's rows, the stride of its own columns, which only the shared "
+                                   "side of a copy takes."
+                   : std::string(", so a column offset is col * ld."));
+    const std::pair<Part, std::string> parts[] = {
+        {Part::both, "C is exactly the product whose copies read column kk of each k-tile kk" + times +
+                         " floats after its first column instead of kk * ld: the copies' global column stride is " +
+                         counted + "." + why},
+        {Part::loop, "C is exactly the product whose copies read a thread's first column of each k-tile right and the "
+                     "columns after it (its loop's col, " + std::to_string(step) + " apart) col" + times +
+                         " floats further instead of col * ld: the loop's global column step is " + counted + "." +
+                         why},
+        {Part::first, "C is exactly the product whose copies read a thread's first column of each k-tile at "
+                      "thread_coord.col" + times + " instead of thread_coord.col * ld (its loop's columns after it "
+                      "step right): the thread's global start column is counted with " + counted + "." + why},
+    };
+    for (const auto& [part, cause] : parts) {
+      // With one column per thread, the loop has no columns after the first.
+      if (part != Part::both && step >= tile_k) continue;
+      diagnosis.model(cause, [=, part = part] {
+        return gemm_abt_with(run.shape, read(run.a, m, part, stride), read(run.b, n, part, stride));
+      });
+    }
   }
 }
 

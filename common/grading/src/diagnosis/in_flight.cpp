@@ -11,7 +11,7 @@ std::string index_text(const uint3& index) {
 
 }  // namespace
 
-std::string in_flight_read_cause(const sim::LaunchStats& stats, int step_wait) {
+std::string in_flight_read_cause(const sim::LaunchStats& stats, int step_wait, const std::string& step_wait_call) {
   if (!stats.in_flight_read) return "";
   const sim::InFlightRead& read = *stats.in_flight_read;
   const std::string line = sim::source_line_of(read.pc);
@@ -40,8 +40,10 @@ std::string in_flight_read_cause(const sim::LaunchStats& stats, int step_wait) {
                            " groups committed, left the newest " + std::to_string(read.last_wait) +
                            " in flight, this one among them";
   if (step_wait >= 0 && read.last_wait > step_wait) {
-    return left + ": this step waits with wait<" + std::to_string(step_wait) + ">, which lands the tile about "
-           "to be read; a larger N leaves it travelling.";
+    const std::string call = step_wait_call.empty() ? "wait<" + std::to_string(step_wait) + ">" : step_wait_call;
+    return left + ": this step waits with " + call + ", which lands " +
+           (step_wait == 0 ? "every group before the reads" : "the tile about to be read") +
+           "; a wait that leaves " + std::to_string(read.last_wait) + " in flight leaves these copies travelling.";
   }
   if (read.commits_at_last_wait == read.commits_at_wait_before) {
     return left + ", and no group was committed since the wait before it, so this wait landed nothing new: "

@@ -37,6 +37,10 @@ struct MovementCheck {
   // The bytes each of the step's asynchronous copies moves (one float: 4), so that a wider
   // copy is named as such; 0 where the step copies several widths.
   unsigned copy_bytes = 4;
+  // The step's wait for all its copies as its page writes it (wb::cp_async_wait_all()), so
+  // that a read of a copy its thread's wait left in flight names that wait; empty where
+  // the step waits otherwise (a barrier's phase).
+  std::string step_wait_call;
   // The shared tiles' layouts of the chapter (empty: none padded), so that a copy whose
   // shared destination is misaligned names the layout its index went through.
   std::vector<SharedLayout> shared_layouts;

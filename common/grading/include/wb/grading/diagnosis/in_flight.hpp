@@ -18,8 +18,11 @@ namespace wb::grading {
 #if WB_BACKEND_SIM
 // The likely cause of outputs holding the in-flight poison, from stats.in_flight_read; ""
 // where the launch made no such read. `step_wait` is the N of the step's own
-// cp_async_wait<N> (-1: the step waits in several ways, or none is taught).
-std::string in_flight_read_cause(const sim::LaunchStats& stats, int step_wait);
+// cp_async_wait<N> (-1: the step waits in several ways, or none is taught), and
+// `step_wait_call` the call as the step's page writes it (cg::wait(block) in chapter 7),
+// where it is not wait<step_wait>.
+std::string in_flight_read_cause(const sim::LaunchStats& stats, int step_wait,
+                                 const std::string& step_wait_call = "");
 #endif
 
 }  // namespace wb::grading
