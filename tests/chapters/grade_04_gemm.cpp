@@ -156,6 +156,14 @@ wb::grading::GemmCheck gemm_check(const Step& step,
   check.run = [gemm, shape](const float* a, const float* b, float* c) {
     gemm(a, b, c, shape.m, shape.n, shape.k);
   };
+  if (step.number >= 3) {
+    check.prologue_commits = step.number == 5 ? ch04::kStages : ch04::kStages - 1;
+    check.prologue = step.number == 5
+                         ? "Step 5 loads all kStages stages before the loop, one group each (load_stage for stage < "
+                           "kStages), so that wait<kStages - 1> lands the first tile."
+                         : "Steps 3 and 4 load kStages - 1 stages before the loop, one group each, so that "
+                           "wait<kStages - 2> lands the first tile.";
+  }
   if (step.number == 4) {
     check.refill_barrier =
         "Step 4 has one __syncthreads() per k-tile, after the wait: past it, everyone is done with the previous "

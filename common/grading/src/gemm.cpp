@@ -137,6 +137,10 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
     for (const FragmentReads& reads : check.fragment_reads) {
       if (std::string cause = vector_pointer_indexed_in_floats(*error.fault(), reads); !cause.empty()) return cause;
     }
+    if (std::string cause = prologue_too_short(*error.fault(), check.prologue_commits, check.prologue);
+        !cause.empty()) {
+      return cause;
+    }
     if (std::string cause = refilled_while_read_cause(*error.fault(), "stage", check.refill_barrier);
         !cause.empty()) {
       return cause;

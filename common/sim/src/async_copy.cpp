@@ -237,6 +237,10 @@ void cp_async_wait(int pending_groups, const char* file, int line) {
   // nothing to copy in an edge tile) waited for nothing because nothing was there.
   if (queue.not_performed() > 0 && queue.pending_groups() > 0 &&
       queue.pending_groups() <= static_cast<std::size_t>(pending_groups)) {
+    if (thread.idle_wait < 0) {
+      thread.idle_wait = pending_groups;
+      thread.commits_at_idle_wait = thread.commits;
+    }
     stats.warnings[
         "waits that waited for nothing: cp_async_wait<N> lets the newest N groups stay in "
         "flight, and these threads had N or fewer committed, with copies among them, so the "

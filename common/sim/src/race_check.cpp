@@ -207,6 +207,13 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
                         " in the same stretch between barriers. Every thread must wait for its "
                         "copies before the __syncthreads() that lets the others read them.",
                     ErrorKind::shared_race, std::nullopt};
+        const ThreadState& writer = landing ? thread : *worker.threads[other];
+        const ThreadState& reader = landing ? *worker.threads[other] : thread;
+        RacingCopy copy{{writer.index.x, writer.index.y, writer.index.z}, landing ? thread.commits : word.writer_commits,
+                        reader.commits, writer.idle_wait, writer.commits_at_idle_wait, true};
+        conflict.fault = Fault{{blockIdx.x, blockIdx.y, blockIdx.z}, {thread.index.x, thread.index.y, thread.index.z},
+                               word_address, write, static_cast<unsigned>(bytes), thread.global_accesses,
+                               std::nullopt, std::nullopt, copy, std::nullopt};
         return false;
       }
       if (write && other_did[0] == 'w') {
@@ -249,7 +256,9 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
         const unsigned long long reader_commits = copy_read_after ? thread.commits : worker.threads[other]->commits;
         fault = Fault{{blockIdx.x, blockIdx.y, blockIdx.z}, {thread.index.x, thread.index.y, thread.index.z},
                       word_address, write, static_cast<unsigned>(bytes), thread.global_accesses, std::nullopt,
-                      std::nullopt, RacingCopy{{writer.index.x, writer.index.y, writer.index.z}, group, reader_commits}, std::nullopt};
+                      std::nullopt, RacingCopy{{writer.index.x, writer.index.y, writer.index.z}, group, reader_commits,
+                                 writer.idle_wait, writer.commits_at_idle_wait},
+                      std::nullopt};
         if (reader_commits > 0 && group >= reader_commits) {
           ahead = " That copy belongs to the commit group " + std::to_string(group + 1) + " of " +
                   (copy_read_after ? thread_name(worker, other) : std::string("this thread")) +

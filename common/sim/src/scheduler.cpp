@@ -250,7 +250,8 @@ class BlockRunner {
       thread.barrier_pc = nullptr;
       thread.barriers_passed.clear();
       thread.commits = thread.waits = thread.commits_at_last_wait = thread.commits_at_wait_before = 0;
-      thread.last_wait = -1;
+      thread.last_wait = thread.idle_wait = -1;
+      thread.commits_at_idle_wait = 0;
       thread.step = 0;
       thread.group_landing_steps.clear();
     }

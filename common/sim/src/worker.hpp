@@ -113,6 +113,10 @@ struct ThreadState {
   std::uint32_t commits_at_last_wait = 0;
   std::uint32_t commits_at_wait_before = 0;
   int last_wait = -1;
+  // Its first wait<N> that landed nothing (N or fewer groups committed, copies among
+  // them; -1: none) and its commits then: a race's evidence (wb::RacingCopy).
+  int idle_wait = -1;
+  std::uint32_t commits_at_idle_wait = 0;
   // Where the thread waits while at_pipeline: the call and its site, for a deadlock's report.
   const char* pipeline_call = nullptr;
   const char* pipeline_file = nullptr;
@@ -527,7 +531,8 @@ void begin_interval(SharedMemory& shared);
 struct SharedConflict {
   std::string message;
   ErrorKind kind = ErrorKind::shared_race;
-  // For shared_write_overlap: the two writes, which the error carries for the graders.
+  // For shared_write_overlap, the two writes; for a race with a cp.async, its commit group:
+  // the evidence the error carries for the graders.
   std::optional<Fault> fault;
 };
 // Checks an access of `thread` to shared memory against the word histories and records

@@ -397,6 +397,7 @@ std::string coordinate_counted_twice(const Fault& fault, const FaultedArray& arr
 std::string refilled_while_read_cause(const Fault& fault, const std::string& buffer, const std::string& fix) {
   if (!fault.racing_copy) return "";
   const RacingCopy& copy = *fault.racing_copy;
+  if (copy.landed_after_the_barrier) return "";
   if (copy.reader_commits == 0 || copy.group < copy.reader_commits) return "";
   const bool reader_faulted = copy.writer != fault.thread;
   const std::string reader = reader_faulted ? thread_text(fault.thread) : "another thread";
@@ -412,6 +413,7 @@ std::string refilled_while_read_cause(const Fault& fault, const std::string& buf
 std::string read_of_the_buffer_just_refilled(const Fault& fault, const std::string& buffer, const std::string& fix) {
   if (!fault.racing_copy || fix.empty()) return "";
   const RacingCopy& copy = *fault.racing_copy;
+  if (copy.landed_after_the_barrier) return "";
   if (copy.reader_commits == 0 || copy.group + 1 != copy.reader_commits) return "";
   const bool reader_faulted = copy.writer != fault.thread;
   const std::string reader = reader_faulted ? thread_text(fault.thread) : "another thread";
@@ -419,6 +421,21 @@ std::string read_of_the_buffer_just_refilled(const Fault& fault, const std::stri
          std::to_string(copy.group + 1) + ", and " + reader + " read that " + buffer +
          " with no barrier between, after committing that same group itself: the reader had refilled the " + buffer +
          " in this iteration and read it after. " + fix;
+}
+
+std::string prologue_too_short(const Fault& fault, int prologue_commits, const std::string& fix) {
+  if (!fault.racing_copy || prologue_commits <= 0) return "";
+  const RacingCopy& copy = *fault.racing_copy;
+  const int wait = copy.writer_idle_wait;
+  const unsigned long long committed = copy.writer_commits_at_idle_wait;
+  // Commits only grow, so a wait with fewer than the prologue's is the first one, before
+  // the loop.
+  if (wait < 0 || committed >= static_cast<unsigned long long>(prologue_commits)) return "";
+  return thread_text(copy.writer) + "'s first wait, wait<" + std::to_string(wait) + ">, found only " +
+         std::to_string(committed) + " group" + (committed == 1 ? "" : "s") +
+         " committed, and wait<N> leaves the newest N in flight, so it landed none of them: the prologue committed " +
+         std::to_string(committed) + " where this step's commits " + std::to_string(prologue_commits) +
+         ", so each tile is read while it is still travelling. " + fix;
 }
 
 std::string overlapping_writes_cause(const Fault& fault, const FaultedArray& array) {

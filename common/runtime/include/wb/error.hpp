@@ -64,6 +64,13 @@ struct RacingCopy {
   std::array<unsigned, 3> writer{};  ///< the thread that issued the copy
   unsigned long long group = 0;      ///< the copy's commit group, in its writer's count
   unsigned long long reader_commits = 0;
+  /// The writer's first cp_async_wait<N> in this block that landed nothing, as it found N
+  /// or fewer groups committed with copies among them (-1: none), and its commits then.
+  int writer_idle_wait = -1;
+  unsigned long long writer_commits_at_idle_wait = 0;
+  /// Whether the copy had landed, at a wait its thread placed after the barrier, by the
+  /// read: then the race says nothing of which iteration each thread was in.
+  bool landed_after_the_barrier = false;
 };
 
 /// A load or store past the end of a __shared__ array: the word it reached, and those of

@@ -68,6 +68,10 @@ struct GemmCheck {
   // Which stage the step reads after the refill of this iteration, for a read of the stage
   // just refilled (empty: not named).
   std::string refilled_stage_read;
+  // The groups the step commits before its first wait (its prologue's, one a stage; 0: not
+  // known) and how its page writes that prologue, for a first wait that found fewer.
+  int prologue_commits = 0;
+  std::string prologue;
   // The step's own models of its mistakes, tried after the shared ones (empty: none).
   std::function<void(Diagnosis& diagnosis, const GemmRun& run)> models;
 #if WB_BACKEND_SIM

@@ -91,6 +91,13 @@ std::string refilled_while_read_cause(const Fault& fault, const std::string& buf
 // "" where the step names none, and then nothing is named).
 std::string read_of_the_buffer_just_refilled(const Fault& fault, const std::string& buffer, const std::string& fix);
 
+// A race between a cp.async and another thread's read in a block whose copying thread's
+// first wait<N> found N or fewer groups committed, fewer than the step's prologue commits
+// (`prologue_commits`, one group a stage), so that it landed none of them
+// (Fault::racing_copy): the prologue loads too few stages, and every tile is read a wait
+// early. `fix`: the step's prologue. "" where the race is not that.
+std::string prologue_too_short(const Fault& fault, int prologue_commits, const std::string& fix);
+
 // The same for a convolution's span (1-D, `input` of `n` floats, `width` weights): word j
 // of the span buffer that a block's first tile fills holds input[tile_index * tile - halo
 // + j]. A copy that brought another element there is named with its distance: the halo (a
