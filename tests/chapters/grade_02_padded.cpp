@@ -132,6 +132,13 @@ TEST_F(Chapter2Padded, Step1CopyThroughThePaddedTile) {
         check.explain = [rows, cols](const std::vector<float>& output, const std::vector<float>&) {
           return padded_coord_walk_cause(output, rows, cols);
         };
+        // The copy's loops: copy_thread_layout (32,8) puts thread t at (t % 32, t / 32).
+        check.thread_start = [](unsigned thread) -> std::optional<wb::grading::ThreadStart> {
+          const long long row = thread % ch02::kThreadRows, col = thread / ch02::kThreadRows;
+          return wb::grading::ThreadStart{row, col, row, col};
+        };
+        check.row_step = ch02::kThreadRows;
+        check.col_step = ch02::kThreadCols;
 #if WB_BACKEND_SIM
         const std::uint64_t elements = static_cast<std::uint64_t>(rows) * cols;
         check.technique = [elements](const wb::sim::LaunchStats& stats) {

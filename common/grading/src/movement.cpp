@@ -84,6 +84,7 @@ void check_movement(const MovementCheck& check, const std::string& configuration
     walked_input.col_step = check.col_step;
     walked_input.accesses_per_element = check.accesses_per_element;
     if (std::string cause = loop_bounds_cause(fault, walked_input); !cause.empty()) return cause;
+    if (std::string cause = coordinates_exchanged_cause(fault, walked_input); !cause.empty()) return cause;
     for (const FaultedArray& array : shares) {
       if (std::string cause = origin_counted_twice(fault, array); !cause.empty()) return cause;
     }

@@ -166,3 +166,11 @@ wb_wrong_kernel(loops_bounded_by_the_array
   FIND "  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {"
   REPLACE "  for (int col = thread_coord.col; col < cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < rows; row += kThreadRows) {"
   EXPECT "step 2.*as element number 21 of its walk.*the row loop bounded by the array's rows \\(300\\) and likely, the same way, the column loop bounded by the array's columns \\(40\\)")
+
+# The source's row and column exchanged, layout(col, row): thread (0, 0)'s second copy,
+# meant for (32, 0), reads (0, 32), past the tile's 16 columns.
+wb_wrong_kernel(source_row_and_column_exchanged
+  STEP 1
+  FIND "&gmem_tile_in[gmem_layout(row, col)]"
+  REPLACE "&gmem_tile_in[gmem_layout(col, row)]"
+  EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\(0, 0\\) read element \\(0, 32\\) of the input.*as element number 2 of its walk from \\(0, 0\\), where the walk is at \\(32, 0\\): the row and the column are exchanged in the index of that read")

@@ -135,3 +135,11 @@ wb_wrong_kernel(store_bounds_both_one_past
   FIND "    if (element.row < valid_rows && element.col < valid_cols) {\n      gmem_tile_out[gmem_layout(element.row, element.col)] =\n          smem_tile[smem_layout(element.row, element.col)];"
   REPLACE "    if (element.row <= valid_rows && element.col <= valid_cols) {\n      gmem_tile_out[gmem_layout(element.row, element.col)] =\n          smem_tile[smem_layout(element.row, element.col)];"
   EXPECT "step 1.*Likely cause: the [0-9]+ elements past the output's end are the column after its last and one more.*`<=` where `<` is meant, on both")
+
+# The source's row and column exchanged, layout(col, row): thread (0, 0)'s second copy,
+# meant for (32, 0), reads (0, 32), past the tile's 16 columns.
+wb_wrong_kernel(source_row_and_column_exchanged
+  STEP 1
+  FIND "&gmem_tile_in[gmem_layout(row, col)]"
+  REPLACE "&gmem_tile_in[gmem_layout(col, row)]"
+  EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\(0, 0\\) read element \\(0, 32\\) of the input.*as element number 2 of its walk from \\(0, 0\\), where the walk is at \\(32, 0\\): the row and the column are exchanged in the index of that read")

@@ -110,7 +110,46 @@ bool walk_reaches(const ThreadStart& start, int row_step, int col_step, long lon
   return false;
 }
 
+// The element a walk from `start` reaches at its access number `count` (0 first), or none
+// where the walk ends before.
+std::optional<Element> walk_element(const ThreadStart& start, int row_step, int col_step, long long row_bound,
+                                    long long col_bound, unsigned long long count) {
+  unsigned long long index = 0;
+  for (long long col = start.first_col; col < col_bound; col += col_step) {
+    for (long long row = start.first_row; row < row_bound; row += row_step, ++index) {
+      if (index == count) return Element{row, col};
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+std::string coordinates_exchanged_cause(const Fault& fault, const FaultedArray& array) {
+  if (!array.thread_start || array.row_step <= 0 || array.col_step <= 0 || array.rows_only) return "";
+  const auto per_element = static_cast<unsigned long long>(std::max(1, array.accesses_per_element));
+  if (fault.write || fault.earlier_accesses % per_element != 0) return "";
+  const std::optional<Element> element = element_of(fault, array);
+  if (!element || fault.thread[1] != 0 || fault.thread[2] != 0) return "";
+  const std::optional<ThreadStart> start = array.thread_start(fault.thread[0]);
+  if (!start) return "";
+  const Element origin = tile_origin(fault, array);
+  const Element local = local_to_tile(fault, array, origin);
+  const long long valid_rows = std::min<long long>(array.shape.tile_rows, array.shape.rows - origin.row);
+  const long long valid_cols = std::min<long long>(array.shape.tile_cols, array.shape.cols - origin.col);
+  const std::optional<Element> meant = walk_element(*start, array.row_step, array.col_step, valid_rows, valid_cols,
+                                                    fault.earlier_accesses / per_element);
+  // The element the walk meant, read with its row and column exchanged: a different one.
+  if (!meant || meant->row == meant->col || local.row != meant->col || local.col != meant->row) return "";
+  return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
+         pair_text(fault.thread[0], fault.thread[1]) + " read element " + pair_text(element->row, element->col) +
+         " of " + array.name + ", (" + std::to_string(local.row) + ", " + std::to_string(local.col) +
+         ") of its tile, as element number " + std::to_string(fault.earlier_accesses / per_element + 1) +
+         " of its walk from " + pair_text(start->first_row, start->first_col) + ", where the walk is at (" +
+         std::to_string(meant->row) + ", " + std::to_string(meant->col) +
+         "): the row and the column are exchanged in the index of that read (layout(col, row) where "
+         "layout(row, col) is meant).";
+}
 
 std::string loop_bounds_cause(const Fault& fault, const FaultedArray& array) {
   if (!array.thread_start || array.row_step <= 0 || array.col_step <= 0 || array.rows_only) return "";

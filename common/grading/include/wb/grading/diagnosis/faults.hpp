@@ -54,6 +54,11 @@ struct FaultedArray {
 // otherwise, or where the tile's own bounds fit).
 std::string loop_bounds_cause(const Fault& fault, const FaultedArray& array);
 
+// The same evidence read the other way: a read whose element, counted from the tile's
+// origin, is the element the thread's walk is at with its row and column exchanged, where
+// the two differ (the global index written layout(col, row)). "" otherwise.
+std::string coordinates_exchanged_cause(const Fault& fault, const FaultedArray& array);
+
 // The cause when the fault lies at the faulting block's tile origin counted twice plus
 // an offset inside the tile ("" otherwise): an index that already counts from the tile's
 // first element given the global row and column too. Not tested in a partial tile, nor
