@@ -206,11 +206,13 @@ class ConvolutionEvidence {
     const int tiles = (n + tile - 1) / tile;
     const std::set<int> wrong_tiles = tiles_with_wrong_outputs();
     if (wrong_tiles.empty() || tiles < 2) return "";
+    // Each of the tile's wrong outputs is the source tile's at its place (two blocks that
+    // store one tile leave a mix of both: the right outputs are those of the other).
     const auto holds_tile = [&](int t, int source) {
       if (source < 0 || source >= tiles || (source + 1) * tile > n || (t + 1) * tile > n) return false;
       for (int j = 0; j < tile; ++j) {
         const auto at = static_cast<std::size_t>(t * tile + j), from = static_cast<std::size_t>(source * tile + j);
-        if (!close(run_.output[at], run_.reference[from])) return false;
+        if (!close(run_.output[at], run_.reference[from]) && !close(run_.output[at], run_.reference[at])) return false;
       }
       return true;
     };
@@ -230,12 +232,32 @@ class ConvolutionEvidence {
       std::string cause = "each wrong tile holds the outputs of the tile " + std::to_string(d < 0 ? -d : d) +
                           (d < 0 ? " before" : " after") + " it (tile " + std::to_string(first) + " those of tile " +
                           std::to_string(first + d) + "): the span loaded for a tile was another tile's";
+      // Blocks that walk runs of consecutive tiles: every wrong tile a block's first, after
+      // block 0's, holding what the block before computes from its other stage, which holds
+      // the tile two before, past its last tile.
+      // The run's length is one that gives the grid its blocks (the last run may be
+      // shorter) and starts a run at every wrong tile: named where one length alone does.
+      const int blocks = static_cast<int>(run_.blocks);
+      int run_of_tiles = 0, runs_that_fit = 0;
+      for (int run = 2; blocks > 1 && run <= tiles; ++run) {
+        const bool fits = (tiles + run - 1) / run == blocks &&
+                          std::all_of(wrong_tiles.begin(), wrong_tiles.end(), [run](int t) { return t > 0 && t % run == 0; });
+        if (fits) run_of_tiles = run, ++runs_that_fit;
+      }
+      if (d == -2 && runs_that_fit == 1) {
+        return "each wrong tile is the first of its block's run of " + std::to_string(run_of_tiles) +
+               " tiles (tile " + std::to_string(first) + " of block " + std::to_string(first / run_of_tiles) +
+               "), and holds the outputs of the tile 2 before it: what the block before computes from its stage "
+               "holding that tile, one tile past its own last. That block's loop runs one tile too many (a bound "
+               "`<=` its end where `<` is meant), and its store lands on the next block's first tile.";
+      }
       if (run_.blocks > 1 && d == 1 - static_cast<int>(run_.blocks)) {
         cause += ". With " + std::to_string(run_.blocks) + " blocks, block b computes tiles b, b + " +
                  std::to_string(run_.blocks) + ", ...: the next tile, whose span is loaded ahead, is tile + "
                  "gridDim.x, not tile + 1.";
       } else {
-        cause += ": which tile's span is loaded, and which buffer is read?";
+        cause += ": which tile's span is loaded, which buffer is read, and does each block compute its own "
+                 "tiles only?";
       }
       return cause;
     }
@@ -354,7 +376,12 @@ class ConvolutionEvidence {
         break;
       }
     }
-    if (unit <= 0) return "";
+    // One wrong tile holds another's outputs at some such unit whatever the mistake: a unit
+    // other than 1 or a tile size of the chapter needs a second tile to confirm it.
+    const bool chapters_unit =
+        unit == 1 || std::any_of(run_.check.other_tile_sizes.begin(), run_.check.other_tile_sizes.end(),
+                                 [unit](const auto& size_and_name) { return size_and_name.first == unit; });
+    if (unit <= 0 || (!chapters_unit && wrong_tiles.size() < 2)) return "";
     for (int t : wrong_tiles) {
       if (!holds_from(t, t * unit)) return "";
     }
