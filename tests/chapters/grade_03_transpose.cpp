@@ -131,6 +131,37 @@ std::string store_loops_from_load_coord(const std::vector<float>& output, int ro
   return "";
 }
 
+// A write out that read past the shared tile's end: its word, at the tile's column stride,
+// is the transposed view's (row, col) that the thread's walk from its store_coord can
+// reach, one past the output tile's last row (16) or last column (128): the loop of that
+// one bounded by `<=`. "" where no single such element fits.
+std::string write_out_one_past(const wb::Fault& fault, int stride) {
+  if (!fault.shared_overrun || fault.write || fault.thread[1] != 0) return "";
+  const long long word = fault.shared_overrun->word;
+  const wb::Coord start = ch03::store_thread_layout.coord(static_cast<int>(fault.thread[0]));
+  std::vector<std::pair<long long, long long>> fits;  // (row, col) of the transposed view
+  for (long long row = word / stride - 1; row <= word / stride; ++row) {
+    const long long col = word - row * stride;
+    const bool one_past = (row == ch03::kTileCols && col >= 0 && col < ch03::kTileRows) ||
+                          (col == ch03::kTileRows && row >= 0 && row < ch03::kTileCols);
+    if (one_past && row % ch03::kStoreThreadRows == start.row && col % ch03::kStoreThreadCols == start.col) {
+      fits.emplace_back(row, col);
+    }
+  }
+  if (fits.size() != 1) return "";
+  const auto [row, col] = fits.front();
+  const bool col_past = col == ch03::kTileRows;
+  return "thread " + std::to_string(fault.thread[0]) + " read word " + std::to_string(word) + " of " +
+         fault.shared_overrun->array + ", the transposed view's (" + std::to_string(row) + ", " + std::to_string(col) +
+         ") at the tile's column stride " + std::to_string(stride) + ": " +
+         (col_past ? "column " + std::to_string(col) + ", one past the output tile's " +
+                         std::to_string(ch03::kTileRows) + " columns (the input's rows)"
+                   : "row " + std::to_string(row) + ", one past the output tile's " + std::to_string(ch03::kTileCols) +
+                         " rows (the input's columns)") +
+         ". The write out's " + (col_past ? "column" : "row") + " loop is bounded by `<=` where `<` is meant (" +
+         (col_past ? "col < valid_rows" : "row < valid_cols") + ").";
+}
+
 wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(const float*, float*, int, int),
                                            int rows, int cols) {
   wb::grading::MovementCheck check;
@@ -156,6 +187,8 @@ wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(c
     check.explain = [=](const std::vector<float>& output, const std::vector<float>&) {
       return store_loops_from_load_coord(output, rows, cols);
     };
+    const int stride = step.number == 3 ? ch03::transpose_padded_stride() : ch03::kTileRows;
+    check.explain_fault = [stride](const wb::Fault& fault, const float*) { return write_out_one_past(fault, stride); };
   }
   return check;
 }

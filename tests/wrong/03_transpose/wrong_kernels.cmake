@@ -110,3 +110,19 @@ wb_wrong_kernel(store_into_the_array_start
   FIND "    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {\n      gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];"
   REPLACE "    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {\n      gmem_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];"
   EXPECT "step 2.*Likely cause: .*[Tt]he tile's origin (is )?left out where the output is written: the array's pointer.*gmem_out.*where the tile's.*gmem_tile_out.*is meant")
+
+# The write out's loops one past the output tile, read past the shared tile's end: the
+# column loop (`col <= valid_rows`) at step 3's padded stride, the row loop (`row <=
+# kTileCols`) at step 2's.
+wb_wrong_kernel(write_out_column_loop_one_past
+  STEP 3
+  FIND "for (int col = store_coord.col; col < valid_rows; col += kStoreThreadCols)"
+  REPLACE "for (int col = store_coord.col; col <= valid_rows; col += kStoreThreadCols)"
+  EXPECT "step 3.*Likely cause: thread 15 read word 2078 of smem_tile, the transposed view's \\(15, 128\\).*The write out's column loop is bounded by `<=` where `<` is meant")
+
+wb_wrong_kernel(write_out_row_loop_one_past
+  STEP 2
+  FIND "for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows)"
+  REPLACE "for (int row = store_coord.row; row <= kTileCols; row += kStoreThreadRows)"
+  EXPECT "step 2.*Likely cause: thread 0 read word 2048 of smem_tile, the transposed view's \\(16, 0\\).*The write out's row loop is bounded by `<=` where `<` is meant")
+
