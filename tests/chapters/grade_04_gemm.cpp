@@ -405,6 +405,23 @@ TEST_F(Chapter4Gemm, Step4RegisterBlocking) {
 // k_tiles - kStages (unfilled, and reproducing nothing, with fewer k-tiles).
 void add_double_buffer_models(wb::grading::Diagnosis& diagnosis, const wb::grading::GemmRun& run) {
   const auto [m, n, k] = run.shape;
+  // Step 4's kk loop kept: only the first kTileK of each tile's kDeepTileK columns summed.
+  diagnosis.model(
+      "C is exactly the product of only the first " + std::to_string(ch04::kTileK) + " columns of each " +
+          std::to_string(ch04::kDeepTileK) + "-column k-tile: the kk loop runs to kTileK (step 4's depth) where step "
+          "5's tiles are kDeepTileK deep, at its bound, its last kk and the next column's (kk + 1) % kDeepTileK.",
+      [&run, m = m, n = n] {
+        const auto first_part = [](int p) { return p % ch04::kDeepTileK < ch04::kTileK; };
+        return wb::grading::gemm_abt_with(
+            run.shape,
+            [&run, m, first_part](int row, int p) {
+              return first_part(p) ? static_cast<double>(run.a[static_cast<std::size_t>(row) + static_cast<std::size_t>(p) * m])
+                                   : 0.0;
+            },
+            [&run, n](int row, int p) {
+              return static_cast<double>(run.b[static_cast<std::size_t>(row) + static_cast<std::size_t>(p) * n]);
+            });
+      });
   const int k_tiles = k_tiles_of(run.shape, ch04::kDeepTileK);
   if (k_tiles < ch04::kStages) return;
   const int stale = (k_tiles - ch04::kStages) * ch04::kDeepTileK;

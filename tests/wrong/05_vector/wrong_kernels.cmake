@@ -127,6 +127,14 @@ wb_wrong_kernel(whole_tile_column_counted_twice
   REPLACE "  for (int col = thread_coord.col; col < kGemmTileK; col += gemm_copy_layout.cols) {\n    wb::cp_async_cg(smem_quad"
   EXPECT "step 2.*Likely cause: thread \\([0-9]+, 0\\)'s first copy brought element \\([0-9]+, [0-9]+\\) of its block's tile of [AB], where its first element is .*the thread's column is counted twice.*the loop counts from 0")
 
+# The thread's start column left out of the global quad: every thread copies columns 0
+# and 8 of the k-tile into its own columns.
+wb_wrong_kernel(whole_tile_without_the_thread_column
+  STEP 2
+  FIND "const float* gmem_quad = gmem_tile + 4 * thread_coord.row + thread_coord.col * ld;"
+  REPLACE "const float* gmem_quad = gmem_tile + 4 * thread_coord.row;"
+  EXPECT "step 2.*Likely cause: C is exactly the product whose copies read a thread's columns of each k-tile from the k-tile's column 0.*thread_coord.col \\* ld, is left out")
+
 # The loop's column offset without ld: the copy into column c + 8 brings rows 8 further
 # down column c.
 wb_wrong_kernel(whole_tile_column_without_ld

@@ -195,8 +195,9 @@ void add_product_models(Diagnosis& diagnosis, const GemmRun& run) {
 }
 
 // A copy that steps through the global array's columns by a wrong stride where they are
-// ld apart (m for A, n for B): the shared tile's rows (128, its own column stride), or 1
-// (ld left out: the column offset counted down the same column). Element (r, kk) of a
+// ld apart (m for A, n for B): the shared tile's rows (128, its own column stride), 1
+// (ld left out: the column offset counted down the same column), or 0 (the thread's
+// start column left out). Element (r, kk) of a
 // k-tile is read at the tile's first element + r + (kk - wrong) * ld + wrong * stride,
 // where `wrong` is the part of kk so stepped. A thread's column kk is its first column
 // (kk % copy_column_step) plus its loop's column (the rest): either part, or both, may
@@ -217,9 +218,19 @@ void add_copy_column_stride_models(Diagnosis& diagnosis, const GemmRun& run) {
     };
   };
   const std::string tile = std::to_string(run.tile_m);
-  for (const int stride : {run.tile_m, 1}) {
+  for (const int stride : {run.tile_m, 1, 0}) {
     // How the column offset was counted, and why ld is meant.
     const bool tile_rows = stride == run.tile_m;
+    if (stride == 0) {
+      // The thread's start column left out altogether: each thread's columns counted from
+      // the k-tile's first, its own loop's steps right.
+      if (step >= tile_k) continue;
+      diagnosis.model("C is exactly the product whose copies read a thread's columns of each k-tile from the k-tile's "
+                      "column 0 instead of from its own first column: the thread's start column, thread_coord.col * "
+                      "ld, is left out of its global address (its loop's col * ld after it is right).",
+                      [=] { return gemm_abt_with(run.shape, read(run.a, m, Part::first, 0), read(run.b, n, Part::first, 0)); });
+      continue;
+    }
     const std::string times = tile_rows ? " * " + tile : "";
     const std::string counted = tile_rows ? "the tile's " + tile + " rows" : "1 (ld left out: down the same column)";
     const std::string why =
