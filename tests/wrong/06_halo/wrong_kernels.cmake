@@ -185,3 +185,12 @@ wb_wrong_kernel(next_tile_into_the_buffer_read
   FIND "      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);"
   REPLACE "      load_span_async<kStreamTile, kHalo>(smem_span[buffer], gmem_in, n, next_tile * kStreamTile);"
   EXPECT "step 2.*Likely cause: .*the read and the load in flight share a stage \\(the read's stage index ahead, or the load's stage index the one being read")
+
+# Step 3's store start passed as the tile's index: tile t's outputs land at t, t + 1, ...,
+# over each other near the output's start, and the rest is never written.
+wb_wrong_kernel(step3_store_start_as_the_tile_index
+  STEP 3
+  FIND "convolve_stream_tile<Width>(smem_span[buffer], smem_weights, gmem_out, n, tile * kStreamTile);"
+  REPLACE "convolve_stream_tile<Width>(smem_span[buffer], smem_weights, gmem_out, n, tile);"
+  EXPECT "step 3.*Likely cause: only outputs 0 to [0-9]+ were written.*every tile's store started at its tile index t")
+

@@ -350,6 +350,46 @@ class ConvolutionEvidence {
            ", the start its load uses) is meant.";
   }
 
+  // Outputs 0 to tiles - 1 + tile - 1 written and none after, each the output j of some
+  // tile t stored at t + j: every tile's store started at its tile index, where its first
+  // element is meant, so the stores overlap near the start (which lands last varies).
+  std::string stores_from_tile_indices() const {
+    const int n = run_.check.n, tile = run_.check.tile;
+    // The convolution at any position, past the array's end too (a partial last tile's
+    // outputs there, stored where they land inside the array), the input zero outside.
+    const int width = run_.check.width, halo = halo_of(width);
+    const auto output_at = [&](long long position) {
+      if (position < n) return run_.reference[static_cast<std::size_t>(position)];
+      double sum = 0.0;
+      for (int k = 0; k < width; ++k) {
+        const long long index = position + k - halo;
+        if (index >= 0 && index < n) {
+          sum += static_cast<double>(run_.input[static_cast<std::size_t>(index)]) *
+                 static_cast<double>(run_.weights[static_cast<std::size_t>(k)]);
+        }
+      }
+      return sum;
+    };
+    const int tiles = (n + tile - 1) / tile;
+    const int written_end = tiles - 1 + tile;
+    if (tiles < 2 || tiles > 4096 || written_end >= n) return "";
+    for (int i = 0; i < n; ++i) {
+      const float value = run_.output[static_cast<std::size_t>(i)];
+      if (poison::matches(value, poison::Kind::unwritten) != (i >= written_end)) return "";
+      if (i >= written_end) continue;
+      bool stored = false;
+      for (int t = std::max(0, i - tile + 1); t <= std::min(i, tiles - 1) && !stored; ++t) {
+        stored = close(value, output_at(static_cast<long long>(t) * tile + (i - t)));
+      }
+      if (!stored) return "";
+    }
+    return "only outputs 0 to " + std::to_string(written_end - 1) + " were written (the " + std::to_string(tiles) +
+           " tiles' " + std::to_string(tile) + " outputs each, from starts 0, 1, 2, ...), each output i the output i - t "
+           "of some tile t: every tile's store started at its tile index t where its first element, t * " +
+           std::to_string(tile) + ", is meant. The tile's start is passed as a tile index (tile) where an element "
+           "index (tile * " + std::to_string(tile) + ", the start its load uses) is meant.";
+  }
+
   // Every wrong tile t holds the outputs that start at element t * X, one X for all, instead
   // of at t * tile: the tile's start counted in other units, X = 1 a tile index where an
   // element index is meant, another X another tile's size (an earlier step's tile).
@@ -472,7 +512,8 @@ void add_convolution_findings(Diagnosis& diagnosis, const ConvolutionRun& run) {
       .finding([evidence] { return evidence->blocks_first_tile_everywhere(); })
       .finding([evidence] { return evidence->tiles_stored_from_the_start(); })
       .finding([evidence] { return evidence->another_tiles_span(); })
-      .finding([evidence] { return evidence->tile_start_in_other_units(); });
+      .finding([evidence] { return evidence->tile_start_in_other_units(); })
+      .finding([evidence] { return evidence->stores_from_tile_indices(); });
   for (int bytes = 1; bytes <= 3; ++bytes) {
     diagnosis.model(source_size_in_elements_cause(bytes), [&run, bytes] {
       return convolution_reference(first_bytes_only(run.input, bytes), run.weights, 0);
