@@ -143,3 +143,12 @@ wb_wrong_kernel(source_row_and_column_exchanged
   FIND "&gmem_tile_in[gmem_layout(row, col)]"
   REPLACE "&gmem_tile_in[gmem_layout(col, row)]"
   EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\(0, 0\\) read element \\(0, 32\\) of the input.*as element number 2 of its walk from \\(0, 0\\), where the walk is at \\(32, 0\\): the row and the column are exchanged in the index of that read")
+
+# The store's guard against the array's extent with the tile's own (row, col): the edge
+# tiles store past the array (as with no guard, at shapes of a tile or more each way).
+wb_wrong_kernel(store_guard_against_the_array_extent
+  STEP 1
+  FIND "if (element.row < valid_rows && element.col < valid_cols) {"
+  REPLACE "if (element.row < rows && element.col < cols) {"
+  EXPECT "step 1.*Likely cause: the [0-9]+ elements past the output's end are exactly those that stores with no bound, or bounded by the array's extent.*row < valid_rows and col < valid_cols")
+

@@ -721,7 +721,40 @@ std::string store_one_past_the_tile(const std::vector<long long>& outside, const
   // row past the last of that column).
   const bool both_past = !row_past && !col_past && outside.size() == static_cast<std::size_t>(shape.rows) + 1 &&
                          shape.rows % shape.tile_rows != 0 && shape.cols % shape.tile_cols != 0 && shape.cols > 1;
-  if (!row_past && !col_past && !both_past) return "";
+  if (!row_past && !col_past && !both_past) {
+    // Stores with no bound, or kept to the array's extent where the tile's valid extent is
+    // meant (a tile's (row, col), counted from its origin, tested against rows and cols):
+    // named where the offsets past the end are exactly those such stores reach, both where
+    // the two reach the same (the array at least a tile each way).
+    const auto past_the_end = [&](long long row_bound, long long col_bound) {
+      std::vector<long long> reached;
+      for (long long tile_col = 0; tile_col * shape.tile_cols < shape.cols; ++tile_col) {
+        for (long long tile_row = 0; tile_row * shape.tile_rows < shape.rows; ++tile_row) {
+          for (long long col = 0; col < std::min<long long>(shape.tile_cols, col_bound); ++col) {
+            for (long long row = 0; row < std::min<long long>(shape.tile_rows, row_bound); ++row) {
+              const long long offset = tile_row * shape.tile_rows + row + (tile_col * shape.tile_cols + col) * shape.rows;
+              if (offset >= size) reached.push_back(offset);
+            }
+          }
+        }
+      }
+      std::sort(reached.begin(), reached.end());
+      reached.erase(std::unique(reached.begin(), reached.end()), reached.end());
+      return reached;
+    };
+    const bool no_bound = past_the_end(shape.tile_rows, shape.tile_cols) == outside;
+    const bool array_bound = past_the_end(shape.rows, shape.cols) == outside;
+    if (!no_bound && !array_bound) return "";
+    const std::string how = no_bound && array_bound
+                                ? "stores with no bound, or bounded by the array's extent (a tile's (row, col), counted "
+                                  "from its origin, tested against rows and cols), reach"
+                            : no_bound ? "stores with no bound reach"
+                                       : "stores bounded by the array's extent reach: a tile's (row, col), counted "
+                                         "from its origin, tested against rows and cols";
+    return "the " + std::to_string(outside.size()) + " elements past the output's end are exactly those that " + how +
+           ". The tiles at the edges then store past the array: keep each store to the tile's valid part, row < "
+           "valid_rows and col < valid_cols.";
+  }
   // Inside, only what such a store overwrote: a tile's first row (the row past the tile
   // above, or past a column's end) or its first column.
   for (std::size_t i = 0; i < output.size() && i < reference.size(); ++i) {
