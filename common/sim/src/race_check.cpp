@@ -207,6 +207,8 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
                         " in the same stretch between barriers. Every thread must wait for its "
                         "copies before the __syncthreads() that lets the others read them.",
                     ErrorKind::shared_race, std::nullopt};
+        // The evidence of the copying thread's waits. A copy landing now has no group at hand:
+        // its thread's commits stand for it, and the readings of the group skip a landed copy.
         const ThreadState& writer = landing ? thread : *worker.threads[other];
         const ThreadState& reader = landing ? *worker.threads[other] : thread;
         RacingCopy copy{{writer.index.x, writer.index.y, writer.index.z}, landing ? thread.commits : word.writer_commits,

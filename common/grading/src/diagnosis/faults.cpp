@@ -94,33 +94,27 @@ std::vector<LoopBound> bounds_to_try(long long valid, long long other_valid, lon
           {tile, "the whole tile's " + side + " (" + std::to_string(tile) + "), not " + valid_name, false}};
 }
 
-// Whether a thread starting at `start` and walking its tile, rows (row_step) inside
-// columns (col_step), under the bounds reaches `target` as its element number `count`
-// (from 0).
-bool walk_reaches(const ThreadStart& start, int row_step, int col_step, long long row_bound, long long col_bound,
-                  const Element& target, unsigned long long count) {
-  unsigned long long index = 0;
-  constexpr unsigned long long kMostAccesses = 1 << 20;  // no walk goes further
-  for (long long col = start.first_col; col < col_bound; col += col_step) {
-    for (long long row = start.first_row; row < row_bound; row += row_step, ++index) {
-      if (index > count || index > kMostAccesses) return false;
-      if (index == count) return row == target.row && col == target.col;
-    }
-  }
-  return false;
-}
-
-// The element a walk from `start` reaches at its access number `count` (0 first), or none
-// where the walk ends before.
+// The element that a thread starting at `start` and walking its tile, rows (row_step)
+// inside columns (col_step), under the bounds reaches as its element number `count` (from
+// 0), or none where the walk ends before.
 std::optional<Element> walk_element(const ThreadStart& start, int row_step, int col_step, long long row_bound,
                                     long long col_bound, unsigned long long count) {
+  constexpr unsigned long long kMostAccesses = 1 << 20;  // no walk goes further
   unsigned long long index = 0;
   for (long long col = start.first_col; col < col_bound; col += col_step) {
     for (long long row = start.first_row; row < row_bound; row += row_step, ++index) {
+      if (index > kMostAccesses) return std::nullopt;
       if (index == count) return Element{row, col};
     }
   }
   return std::nullopt;
+}
+
+// Whether that element is `target`.
+bool walk_reaches(const ThreadStart& start, int row_step, int col_step, long long row_bound, long long col_bound,
+                  const Element& target, unsigned long long count) {
+  const std::optional<Element> reached = walk_element(start, row_step, col_step, row_bound, col_bound, count);
+  return reached && reached->row == target.row && reached->col == target.col;
 }
 
 }  // namespace

@@ -248,11 +248,27 @@ std::string padding_side_cause(const Sides& sides) {
   const bool read_compact = sides.read.size() == 1;
   const std::optional<Regular> padded = regular(written_compact ? sides.read : sides.written);
   if (written_compact == read_compact || !padded || padded->stride <= padded->length) return "";
+  const Run& run = written_compact ? sides.written.front() : sides.read.front();
+  const std::string row = "words " + std::to_string(run.begin) + " to " + std::to_string(run.end - 1) + " in a row";
+  // Padding is a few words after each column; a gap as long as the run, or a stride of a
+  // power of two, is a compact tile's column with only its valid rows walked (a partial
+  // tile), and one side walks those rows as consecutive words.
+  const long long gap = static_cast<long long>(padded->stride) - static_cast<long long>(padded->length);
+  const bool power_of_two = (padded->stride & (padded->stride - 1)) == 0;
+  if (gap >= static_cast<long long>(padded->length) || power_of_two) {
+    const std::string columns = std::to_string(padded->length) + " words of every " + std::to_string(padded->stride) +
+                                " (the first " + std::to_string(padded->length) + " rows of each " +
+                                std::to_string(padded->stride) + "-word column)";
+    return "The block's " + std::string(written_compact ? "copies" : "reads") + " walk " + row + ", as many words as its " +
+           (written_compact ? "reads" : "copies") + ", which take " + columns + ": the " +
+           (written_compact ? "copies" : "reads") +
+           " count the tile's valid elements as consecutive words (a flat index over valid_rows * valid_cols, element "
+           "i at word i), where each column's valid rows start a column apart. Walk the tile's (row, col) with its "
+           "valid rows and columns as bounds, each through the layout.";
+  }
   const std::string layout = std::to_string(padded->length) + " words of every " + std::to_string(padded->stride) +
                              " (a padded layout: " + std::to_string(padded->stride - padded->length) +
                              " unused after each " + std::to_string(padded->length) + ")";
-  const Run& run = written_compact ? sides.written.front() : sides.read.front();
-  const std::string row = "words " + std::to_string(run.begin) + " to " + std::to_string(run.end - 1) + " in a row";
   if (written_compact) {
     return "The block's copies filled " + row + ", while its reads walk " + layout +
            ": the copies place the elements with no padding, element i at word i, and the reads through the "
