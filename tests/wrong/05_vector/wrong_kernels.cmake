@@ -135,6 +135,14 @@ wb_wrong_kernel(whole_tile_without_the_thread_column
   REPLACE "const float* gmem_quad = gmem_tile + 4 * thread_coord.row;"
   EXPECT "step 2.*Likely cause: C is exactly the product whose copies read a thread's columns of each k-tile from the k-tile's column 0.*thread_coord.col \\* ld, is left out")
 
+# The edge quad's test compares the thread's quad coordinate with the valid rows where its
+# first row (4 * thread_coord.row) is meant: quads past the valid rows read 16 bytes.
+wb_wrong_kernel(edge_quad_test_on_the_coordinate
+  STEP 2
+  FIND "  const int row = 4 * thread_coord.row;\n  for (int col = thread_coord.col; col < kGemmTileK; col += gemm_copy_layout.cols) {\n    const bool inside = row < valid_rows && col < valid_k;"
+  REPLACE "  const int row = 4 * thread_coord.row;\n  for (int col = thread_coord.col; col < kGemmTileK; col += gemm_copy_layout.cols) {\n    const bool inside = thread_coord.row < valid_rows && col < valid_k;"
+  EXPECT "step 2.*Likely cause: .*Either the row test compares the thread's coordinate \\(thread_coord.row = [0-9]+\\) with the valid rows where its first row \\([0-9]+\\) is meant")
+
 # The loop's column offset without ld: the copy into column c + 8 brings rows 8 further
 # down column c.
 wb_wrong_kernel(whole_tile_column_without_ld

@@ -669,11 +669,24 @@ std::string other_operands_valid_rows(const Fault& fault, const FaultedArray& op
   const long long valid = std::min<long long>(operand.shape.tile_rows, rows - tile_first);
   const long long other_valid = std::min<long long>(other.shape.tile_rows, other.shape.rows - other_first);
   if (row < valid || row >= other_valid || valid == other_valid) return "";
-  return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " + pair_text(fault.thread[0], fault.thread[1]) +
-         " read row " + std::to_string(row) + " of its tile of " + operand.name + " in the last column, past " +
-         operand.name + "'s end: its tile has " + std::to_string(valid) + " valid rows, and " + other.name + "'s has " +
-         std::to_string(other_valid) + ". " + operand.name + "'s tile is loaded with " + other.name +
-         "'s valid rows: bound it by its own (valid_" + operand.leading_dimension + ").";
+  const std::string observed =
+      "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " + pair_text(fault.thread[0], fault.thread[1]) +
+      " read row " + std::to_string(row) + " of its tile of " + operand.name + " in the last column, past " +
+      operand.name + "'s end: its tile has " + std::to_string(valid) + " valid rows, and " + other.name + "'s has " +
+      std::to_string(other_valid) + ". ";
+  const std::string other_bound = operand.name + "'s tile is loaded with " + other.name +
+                                  "'s valid rows: bound it by its own (valid_" + operand.leading_dimension + ")";
+  // A quad's thread whose coordinate, not its first row, is under the valid rows: a test of
+  // the coordinate where the row is meant lets it through as well.
+  if (operand.thread_start && fault.thread[1] == 0) {
+    if (const std::optional<ThreadStart> start = operand.thread_start(fault.thread[0]);
+        start && start->first_row == row && start->coord_row != start->first_row && start->coord_row < valid) {
+      return observed + "Either the row test compares the thread's coordinate (thread_coord.row = " +
+             std::to_string(start->coord_row) + ") with the valid rows where its first row (" +
+             std::to_string(start->first_row) + ") is meant, or " + other_bound + ".";
+    }
+  }
+  return observed + other_bound + ".";
 }
 
 std::string start_counted_in_bytes(const Fault& fault, const FaultedArray& array) {
