@@ -133,8 +133,9 @@ std::string store_loops_from_load_coord(const std::vector<float>& output, int ro
 
 // A write out that read past the shared tile's end: its word, at the tile's column stride,
 // is the transposed view's (row, col) that the thread's walk from its store_coord can
-// reach, one past the output tile's last row (16) or last column (128): the loop of that
-// one bounded by `<=`. "" where no single such element fits.
+// reach, one past the output tile's last row (16) or last column (128): the column loop
+// bounded by `<=`, or the row loop by `<=` or by the input tile's rows (its first step
+// past the output's rows is row 16 too). "" where no single such element fits.
 std::string write_out_one_past(const wb::Fault& fault, int stride) {
   if (!fault.shared_overrun || fault.write || fault.thread[1] != 0) return "";
   const long long word = fault.shared_overrun->word;
@@ -158,8 +159,11 @@ std::string write_out_one_past(const wb::Fault& fault, int stride) {
                          std::to_string(ch03::kTileRows) + " columns (the input's rows)"
                    : "row " + std::to_string(row) + ", one past the output tile's " + std::to_string(ch03::kTileCols) +
                          " rows (the input's columns)") +
-         ". The write out's " + (col_past ? "column" : "row") + " loop is bounded by `<=` where `<` is meant (" +
-         (col_past ? "col < valid_rows" : "row < valid_cols") + ").";
+         (col_past ? ". The write out's column loop is bounded by `<=` where `<` is meant (col < valid_rows)."
+                   // The row loop bounded by the input tile's rows (128) reaches row 16 first too.
+                   : ". The write out's row loop goes past the output tile's rows: bounded by `<=` where `<` is "
+                     "meant, or by the input tile's rows (valid_rows) where the output's, the input's columns "
+                     "(valid_cols), are meant (the two loops' bounds not exchanged).");
 }
 
 wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(const float*, float*, int, int),

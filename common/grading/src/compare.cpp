@@ -217,13 +217,16 @@ std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, 
              "check too strict, or the grid rounded down?).";
     }
     // Every tile but the first never written: every block stored into the first tile (the
-    // one written last left it right), or one block ran alone.
+    // one written last left it right), one block ran alone, or the other blocks' loops
+    // never ran (a bound that adds the tile's origin to a coordinate inside the tile).
     const int tiles = ((shape.rows + shape.tile_rows - 1) / shape.tile_rows) *
                       ((shape.cols + shape.tile_cols - 1) / shape.tile_cols);
     if (whole_tiles && wrong_per_tile.count({0, 0}) == 0 && static_cast<int>(wrong_per_tile.size()) == tiles - 1) {
       return "only the output's first tile was written, every other never: either every block stored into the "
              "first tile (the tile's origin left out where the output is written: the array's pointer, gmem_out, "
-             "where the tile's, gmem_tile_out, is meant), or one block ran alone (the grid).";
+             "where the tile's, gmem_tile_out, is meant), one block ran alone (the grid), or the other blocks' "
+             "loops never ran (a bound that compares a coordinate inside the tile plus the tile's origin with the "
+             "tile's own extent, valid_rows or valid_cols).";
     }
     if (whole_tiles) {
       return "whole tiles were never written: does every block store its tile, is the grid "

@@ -124,5 +124,13 @@ wb_wrong_kernel(write_out_row_loop_one_past
   STEP 2
   FIND "for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows)"
   REPLACE "for (int row = store_coord.row; row <= kTileCols; row += kStoreThreadRows)"
-  EXPECT "step 2.*Likely cause: thread 0 read word 2048 of smem_tile, the transposed view's \\(16, 0\\).*The write out's row loop is bounded by `<=` where `<` is meant")
+  EXPECT "step 2.*Likely cause: thread 0 read word 2048 of smem_tile, the transposed view's \\(16, 0\\).*The write out's row loop goes past the output tile's rows: bounded by `<=` where `<` is meant, or by the input tile's rows")
+
+# The naive transpose's bounds add the tile's origin to the tile's own coordinates: every
+# block but the first stores nothing at 256x32.
+wb_wrong_kernel(naive_bounds_with_the_tile_origin
+  STEP 1
+  FIND "  for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out"
+  REPLACE "  for (int col = thread_coord.col; tile_col + col < valid_cols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; tile_row + row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out"
+  EXPECT "step 1.*only the output's first tile was written.*or the other blocks' loops never ran")
 
