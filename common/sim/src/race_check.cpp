@@ -101,6 +101,21 @@ bool skipped_the_barrier(const ThreadState& thread, const ThreadState& other, co
   return std::atoi(line.c_str() + colon + 1) > other.barrier_line;
 }
 
+// The fault of `thread`'s access to the shared word at `address`, as a race's error
+// carries it; the evidence particular to the race is set by the caller.
+Fault fault_of(const ThreadState& thread, const std::byte* address, bool write, std::size_t bytes) {
+  return Fault{{blockIdx.x, blockIdx.y, blockIdx.z},
+               {thread.index.x, thread.index.y, thread.index.z},
+               address,
+               write,
+               static_cast<unsigned>(bytes),
+               thread.global_accesses,
+               std::nullopt,
+               std::nullopt,
+               std::nullopt,
+               std::nullopt};
+}
+
 // Records the first read of a word whose copy is still in flight (its poison is there).
 void note_in_flight_read(Worker& worker, const ThreadState& thread, const WordHistory& word, bool in_static,
                          std::size_t index, const void* pc) {
@@ -213,9 +228,8 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
         const ThreadState& reader = landing ? *worker.threads[other] : thread;
         RacingCopy copy{{writer.index.x, writer.index.y, writer.index.z}, landing ? thread.commits : word.writer_commits,
                         reader.commits, writer.idle_wait, writer.commits_at_idle_wait, true};
-        conflict.fault = Fault{{blockIdx.x, blockIdx.y, blockIdx.z}, {thread.index.x, thread.index.y, thread.index.z},
-                               word_address, write, static_cast<unsigned>(bytes), thread.global_accesses,
-                               std::nullopt, std::nullopt, copy, std::nullopt};
+        conflict.fault = fault_of(thread, word_address, write, bytes);
+        conflict.fault->racing_copy = copy;
         return false;
       }
       if (write && other_did[0] == 'w') {
@@ -228,10 +242,8 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
         overlap.first_earlier_accesses = word.writer_accesses;
         std::tie(overlap.array, overlap.word) = shared_array_word(shared, word_address);
         conflict = {write_overlap_message(worker, thread, other, what, pc, other_pc),
-                    ErrorKind::shared_write_overlap,
-                    Fault{{blockIdx.x, blockIdx.y, blockIdx.z}, {thread.index.x, thread.index.y, thread.index.z},
-                          word_address, true,
-                          static_cast<unsigned>(bytes), thread.global_accesses, overlap, std::nullopt, std::nullopt, std::nullopt}};
+                    ErrorKind::shared_write_overlap, fault_of(thread, word_address, true, bytes)};
+        conflict.fault->overlap = overlap;
         return false;
       }
       if (const ThreadState& other_thread = *worker.threads[other]; skipped_the_barrier(thread, other_thread, pc)) {
@@ -256,11 +268,9 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
         const ThreadState& writer = copy_read_after ? *worker.threads[other] : thread;
         const unsigned long long group = copy_read_after ? word.writer_commits : thread.commits;
         const unsigned long long reader_commits = copy_read_after ? thread.commits : worker.threads[other]->commits;
-        fault = Fault{{blockIdx.x, blockIdx.y, blockIdx.z}, {thread.index.x, thread.index.y, thread.index.z},
-                      word_address, write, static_cast<unsigned>(bytes), thread.global_accesses, std::nullopt,
-                      std::nullopt, RacingCopy{{writer.index.x, writer.index.y, writer.index.z}, group, reader_commits,
-                                 writer.idle_wait, writer.commits_at_idle_wait},
-                      std::nullopt};
+        fault = fault_of(thread, word_address, write, bytes);
+        fault->racing_copy = RacingCopy{{writer.index.x, writer.index.y, writer.index.z}, group, reader_commits,
+                                        writer.idle_wait, writer.commits_at_idle_wait};
         if (reader_commits > 0 && group >= reader_commits) {
           ahead = " That copy belongs to the commit group " + std::to_string(group + 1) + " of " +
                   (copy_read_after ? thread_name(worker, other) : std::string("this thread")) +

@@ -233,10 +233,10 @@ class ConvolutionEvidence {
                           (d < 0 ? " before" : " after") + " it (tile " + std::to_string(first) + " those of tile " +
                           std::to_string(first + d) + "): the span loaded for a tile was another tile's";
       // Blocks that walk runs of consecutive tiles: every wrong tile a block's first, after
-      // block 0's, holding what the block before computes from its other stage, which holds
-      // the tile two before, past its last tile.
-      // The run's length is one that gives the grid its blocks (the last run may be
-      // shorter) and starts a run at every wrong tile: named where one length alone does.
+      // block 0's, holding what the block before computes, past its last tile, from its
+      // other stage, which holds the tile two before. The run's length is one that gives
+      // the grid its blocks (the last run may be shorter) and starts a run at every wrong
+      // tile: named where one length alone does.
       const int blocks = static_cast<int>(run_.blocks);
       int run_of_tiles = 0, runs_that_fit = 0;
       for (int run = 2; blocks > 1 && run <= tiles; ++run) {
@@ -355,31 +355,22 @@ class ConvolutionEvidence {
   // element is meant, so the stores overlap near the start (which lands last varies).
   std::string stores_from_tile_indices() const {
     const int n = run_.check.n, tile = run_.check.tile;
-    // The convolution at any position, past the array's end too (a partial last tile's
-    // outputs there, stored where they land inside the array), the input zero outside.
-    const int width = run_.check.width, halo = halo_of(width);
-    const auto output_at = [&](long long position) {
-      if (position < n) return run_.reference[static_cast<std::size_t>(position)];
-      double sum = 0.0;
-      for (int k = 0; k < width; ++k) {
-        const long long index = position + k - halo;
-        if (index >= 0 && index < n) {
-          sum += static_cast<double>(run_.input[static_cast<std::size_t>(index)]) *
-                 static_cast<double>(run_.weights[static_cast<std::size_t>(k)]);
-        }
-      }
-      return sum;
-    };
     const int tiles = (n + tile - 1) / tile;
     const int written_end = tiles - 1 + tile;
     if (tiles < 2 || tiles > 4096 || written_end >= n) return "";
+    // The convolution past the array's end too (a partial last tile's outputs there, stored
+    // where they land inside it), the input zero outside: the reference of the input
+    // extended by a tile of zeros.
+    std::vector<float> extended(run_.input);
+    extended.resize(extended.size() + static_cast<std::size_t>(tile), 0.0f);
+    const std::vector<double> output_at = convolution_reference(extended, run_.weights, 0);
     for (int i = 0; i < n; ++i) {
       const float value = run_.output[static_cast<std::size_t>(i)];
       if (poison::matches(value, poison::Kind::unwritten) != (i >= written_end)) return "";
       if (i >= written_end) continue;
       bool stored = false;
       for (int t = std::max(0, i - tile + 1); t <= std::min(i, tiles - 1) && !stored; ++t) {
-        stored = close(value, output_at(static_cast<long long>(t) * tile + (i - t)));
+        stored = close(value, output_at[static_cast<std::size_t>(t) * tile + static_cast<std::size_t>(i - t)]);
       }
       if (!stored) return "";
     }

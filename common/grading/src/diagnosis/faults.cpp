@@ -117,49 +117,64 @@ bool walk_reaches(const ThreadStart& start, int row_step, int col_step, long lon
   return reached && reached->row == target.row && reached->col == target.col;
 }
 
+// A read that faulted, placed on its thread's walk of its tile (the array's thread_start
+// and loop steps): the element, in the array and in the block's tile, the tile's part
+// inside the array, where the walk began and how many elements it had walked before.
+struct WalkedRead {
+  Element element;
+  Element local;
+  long long valid_rows;
+  long long valid_cols;
+  ThreadStart start;
+  unsigned long long walked;
+};
+
+// Where the step gives its walk and the fault is a thread's first access to an element
+// (accesses_per_element to each, the read first); none otherwise.
+std::optional<WalkedRead> walked_read(const Fault& fault, const FaultedArray& array) {
+  if (!array.thread_start || array.row_step <= 0 || array.col_step <= 0 || array.rows_only) return std::nullopt;
+  const auto per_element = static_cast<unsigned long long>(std::max(1, array.accesses_per_element));
+  if (fault.write || fault.earlier_accesses % per_element != 0) return std::nullopt;
+  const std::optional<Element> element = element_of(fault, array);
+  if (!element || fault.thread[1] != 0 || fault.thread[2] != 0) return std::nullopt;
+  const std::optional<ThreadStart> start = array.thread_start(fault.thread[0]);
+  if (!start) return std::nullopt;
+  const Element origin = tile_origin(fault, array);
+  return WalkedRead{*element,
+                    local_to_tile(fault, array, origin),
+                    std::min<long long>(array.shape.tile_rows, array.shape.rows - origin.row),
+                    std::min<long long>(array.shape.tile_cols, array.shape.cols - origin.col),
+                    *start,
+                    fault.earlier_accesses / per_element};
+}
+
 }  // namespace
 
 std::string coordinates_exchanged_cause(const Fault& fault, const FaultedArray& array) {
-  if (!array.thread_start || array.row_step <= 0 || array.col_step <= 0 || array.rows_only) return "";
-  const auto per_element = static_cast<unsigned long long>(std::max(1, array.accesses_per_element));
-  if (fault.write || fault.earlier_accesses % per_element != 0) return "";
-  const std::optional<Element> element = element_of(fault, array);
-  if (!element || fault.thread[1] != 0 || fault.thread[2] != 0) return "";
-  const std::optional<ThreadStart> start = array.thread_start(fault.thread[0]);
-  if (!start) return "";
-  const Element origin = tile_origin(fault, array);
-  const Element local = local_to_tile(fault, array, origin);
-  const long long valid_rows = std::min<long long>(array.shape.tile_rows, array.shape.rows - origin.row);
-  const long long valid_cols = std::min<long long>(array.shape.tile_cols, array.shape.cols - origin.col);
-  const std::optional<Element> meant = walk_element(*start, array.row_step, array.col_step, valid_rows, valid_cols,
-                                                    fault.earlier_accesses / per_element);
+  const std::optional<WalkedRead> read = walked_read(fault, array);
+  if (!read) return "";
+  const Element& local = read->local;
+  const std::optional<Element> meant =
+      walk_element(read->start, array.row_step, array.col_step, read->valid_rows, read->valid_cols, read->walked);
   // The element the walk meant, read with its row and column exchanged: a different one.
   if (!meant || meant->row == meant->col || local.row != meant->col || local.col != meant->row) return "";
   return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
-         pair_text(fault.thread[0], fault.thread[1]) + " read element " + pair_text(element->row, element->col) +
-         " of " + array.name + ", (" + std::to_string(local.row) + ", " + std::to_string(local.col) +
-         ") of its tile, as element number " + std::to_string(fault.earlier_accesses / per_element + 1) +
-         " of its walk from " + pair_text(start->first_row, start->first_col) + ", where the walk is at (" +
+         pair_text(fault.thread[0], fault.thread[1]) + " read element " +
+         pair_text(read->element.row, read->element.col) + " of " + array.name + ", (" + std::to_string(local.row) +
+         ", " + std::to_string(local.col) + ") of its tile, as element number " + std::to_string(read->walked + 1) +
+         " of its walk from " + pair_text(read->start.first_row, read->start.first_col) + ", where the walk is at (" +
          std::to_string(meant->row) + ", " + std::to_string(meant->col) +
          "): the row and the column are exchanged in the index of that read (layout(col, row) where "
          "layout(row, col) is meant).";
 }
 
 std::string loop_bounds_cause(const Fault& fault, const FaultedArray& array) {
-  if (!array.thread_start || array.row_step <= 0 || array.col_step <= 0 || array.rows_only) return "";
-  const auto per_element = static_cast<unsigned long long>(std::max(1, array.accesses_per_element));
-  // The read of an element is its first access.
-  if (fault.write || fault.earlier_accesses % per_element != 0) return "";
-  const unsigned long long walked = fault.earlier_accesses / per_element;
-  const std::optional<Element> element = element_of(fault, array);
-  if (!element || fault.thread[1] != 0 || fault.thread[2] != 0) return "";
-  const std::optional<ThreadStart> start = array.thread_start(fault.thread[0]);
-  if (!start) return "";
+  const std::optional<WalkedRead> read = walked_read(fault, array);
+  if (!read) return "";
   const ArrayShape& shape = array.shape;
-  const Element origin = tile_origin(fault, array);
-  const Element local = local_to_tile(fault, array, origin);
-  const long long valid_rows = std::min<long long>(shape.tile_rows, shape.rows - origin.row);
-  const long long valid_cols = std::min<long long>(shape.tile_cols, shape.cols - origin.col);
+  const Element& local = read->local;
+  const long long valid_rows = read->valid_rows, valid_cols = read->valid_cols;
+  const unsigned long long walked = read->walked;
   if (valid_rows <= 0 || valid_cols <= 0 || local.row < 0 || local.col < 0) return "";
   // Inside the tile's valid part, the element says nothing about the bounds.
   if (local.row < valid_rows && local.col < valid_cols) return "";
@@ -174,7 +189,7 @@ std::string loop_bounds_cause(const Fault& fault, const FaultedArray& array) {
     for (const LoopBound& col_bound : col_bounds) {
       // The column loop outside, as the pages teach: with the row loop outside instead,
       // a wrong bound of either loop reaches the same element as often as not.
-      if (walk_reaches(*start, array.row_step, array.col_step, row_bound.value, col_bound.value, local, walked)) {
+      if (walk_reaches(read->start, array.row_step, array.col_step, row_bound.value, col_bound.value, local, walked)) {
         fits.emplace_back(&row_bound, &col_bound);
       }
     }
@@ -219,10 +234,10 @@ std::string loop_bounds_cause(const Fault& fault, const FaultedArray& array) {
   }
   return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
          pair_text(fault.thread[0], fault.thread[1]) + " read element " +
-         pair_text(element->row, element->col) + " of " + array.name + ", (" + std::to_string(local.row) + ", " +
+         pair_text(read->element.row, read->element.col) + " of " + array.name + ", (" + std::to_string(local.row) + ", " +
          std::to_string(local.col) + ") of its tile, which holds " + std::to_string(valid_rows) + " x " +
          std::to_string(valid_cols) + " elements of the array, as element number " + std::to_string(walked + 1) +
-         " of its walk from " + pair_text(start->first_row, start->first_col) +
+         " of its walk from " + pair_text(read->start.first_row, read->start.first_col) +
          ": that is where its loops reach with " + bounds +
          ". The loops count from the tile's origin, so they stop at the tile's valid part: row < valid_rows, "
          "col < valid_cols.";
