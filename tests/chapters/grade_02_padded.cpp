@@ -9,8 +9,10 @@
 // shared loads really took, beside those of the same kernel unpadded.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -84,36 +86,68 @@ using CopyFunction = void (*)(const float*, float*, int, int);
 
 using Chapter2Padded = wb::grading::KernelTest;
 
-// The store's loop walked the padded layout's coord() over the tile's size: coord()
-// inverts a compact layout only, and on the padded (128,16):(1,130) it reaches some
-// elements twice and others never. The cause where the unwritten outputs are exactly the
-// tile's elements that such a walk (wb::Layout::coord itself) never reaches.
-std::string padded_coord_walk_cause(const std::vector<float>& output, int rows, int cols) {
-  using wb::Int;
-  constexpr auto padded = wb::col_major(Int<ch02::kTileRows>{}, Int<ch02::kTileCols>{}, Int<ch02::kPaddedStride>{});
-  constexpr int kSize = ch02::kTileRows * ch02::kTileCols;
-  std::vector<bool> reached(kSize, false);
-  for (int index = 0; index < kSize; ++index) {
-    const wb::Coord element = padded.coord(index);
-    if (element.row < ch02::kTileRows && element.col < ch02::kTileCols) {
-      reached[static_cast<std::size_t>(element.row + element.col * ch02::kTileRows)] = true;
-    }
-  }
+// Whether the unwritten outputs are exactly the elements inside the array that a store
+// loop never reaches, where `reached(valid_rows, valid_cols)` marks the elements of a
+// (128,16) tile, column-major, that the loop stores, and some are unwritten.
+bool unwritten_exactly_unreached(const std::vector<float>& output, int rows, int cols,
+                                 const std::function<std::vector<bool>(int, int)>& reached) {
   bool any = false;
-  for (int col = 0; col < cols; ++col) {
-    for (int row = 0; row < rows; ++row) {
-      const int local = row % ch02::kTileRows + ch02::kTileRows * (col % ch02::kTileCols);
-      const bool unwritten = wb::poison::matches(
-          output[static_cast<std::size_t>(row) + static_cast<std::size_t>(col) * rows], wb::poison::Kind::unwritten);
-      if (unwritten == reached[static_cast<std::size_t>(local)]) return "";
-      any = any || unwritten;
+  for (int tile_col = 0; tile_col < cols; tile_col += ch02::kTileCols) {
+    for (int tile_row = 0; tile_row < rows; tile_row += ch02::kTileRows) {
+      const int valid_rows = std::min(ch02::kTileRows, rows - tile_row);
+      const int valid_cols = std::min(ch02::kTileCols, cols - tile_col);
+      const std::vector<bool> stored = reached(valid_rows, valid_cols);
+      for (int col = 0; col < valid_cols; ++col) {
+        for (int row = 0; row < valid_rows; ++row) {
+          const std::size_t at = static_cast<std::size_t>(tile_row + row) +
+                                 static_cast<std::size_t>(tile_col + col) * static_cast<std::size_t>(rows);
+          const bool unwritten = wb::poison::matches(output[at], wb::poison::Kind::unwritten);
+          if (unwritten == stored[static_cast<std::size_t>(row + col * ch02::kTileRows)]) return false;
+          any = any || unwritten;
+        }
+      }
     }
   }
-  if (!any) return "";
-  return "the unwritten elements are exactly those of each tile that a walk of the padded layout's coord() never "
-         "reaches (smem_layout.coord(index) for index < " + std::to_string(kSize) + "): coord() inverts a compact "
-         "layout only, and on the padded one it reaches some elements twice and others never. Walk the elements "
-         "with tile_layout.coord(index), and find each one's place with smem_layout(row, col).";
+  return any;
+}
+
+// Two store loops that leave elements unwritten: walking the padded layout's coord() over
+// the tile's size (coord() inverts a compact layout only, and on the padded
+// (128,16):(1,130) it reaches some elements twice and others never), and bounding the
+// walk of tile_layout by the valid elements' count, which coord() spreads over the whole
+// tile's 128 rows a column. Each is named where the unwritten outputs are exactly those
+// its walk (wb::Layout::coord itself) never reaches.
+std::string store_walk_cause(const std::vector<float>& output, int rows, int cols) {
+  using wb::Int;
+  constexpr int kSize = ch02::kTileRows * ch02::kTileCols;
+  const auto walk = [](auto layout, int count) {
+    return [layout, count](int valid_rows, int valid_cols) {
+      std::vector<bool> reached(kSize, false);
+      for (int index = 0; index < (count < 0 ? valid_rows * valid_cols : count); ++index) {
+        const wb::Coord element = layout.coord(index);
+        if (element.row < valid_rows && element.col < valid_cols) {
+          reached[static_cast<std::size_t>(element.row + element.col * ch02::kTileRows)] = true;
+        }
+      }
+      return reached;
+    };
+  };
+  constexpr auto padded = wb::col_major(Int<ch02::kTileRows>{}, Int<ch02::kTileCols>{}, Int<ch02::kPaddedStride>{});
+  constexpr auto compact = wb::col_major(Int<ch02::kTileRows>{}, Int<ch02::kTileCols>{});
+  if (unwritten_exactly_unreached(output, rows, cols, walk(padded, kSize))) {
+    return "the unwritten elements are exactly those of each tile that a walk of the padded layout's coord() never "
+           "reaches (smem_layout.coord(index) for index < " + std::to_string(kSize) + "): coord() inverts a compact "
+           "layout only, and on the padded one it reaches some elements twice and others never. Walk the elements "
+           "with tile_layout.coord(index), and find each one's place with smem_layout(row, col).";
+  }
+  if (unwritten_exactly_unreached(output, rows, cols, walk(compact, -1))) {
+    return "the unwritten elements are exactly those of each partial tile that the store's loop never reaches when "
+           "bounded by the count of valid elements (index < valid_rows * valid_cols): tile_layout.coord(index) "
+           "puts 128 rows in each column whatever the tile's valid rows, so that count ends the walk early. Walk "
+           "all tile_layout.size() elements and let the test row < valid_rows && col < valid_cols skip those "
+           "outside the array.";
+  }
+  return "";
 }
 
 TEST_F(Chapter2Padded, Step1CopyThroughThePaddedTile) {
@@ -130,7 +164,7 @@ TEST_F(Chapter2Padded, Step1CopyThroughThePaddedTile) {
           return std::vector<double>(input.begin(), input.end());
         };
         check.explain = [rows, cols](const std::vector<float>& output, const std::vector<float>&) {
-          return padded_coord_walk_cause(output, rows, cols);
+          return store_walk_cause(output, rows, cols);
         };
         // The copy's loops: copy_thread_layout (32,8) puts thread t at (t % 32, t / 32).
         check.thread_start = [](unsigned thread) -> std::optional<wb::grading::ThreadStart> {
@@ -139,6 +173,17 @@ TEST_F(Chapter2Padded, Step1CopyThroughThePaddedTile) {
         };
         check.row_step = ch02::kThreadRows;
         check.col_step = ch02::kThreadCols;
+        // The store's loop: index from threadIdx.x in steps of the block's threads, over
+        // tile_layout (128,16) column-major, storing the elements inside the array.
+        check.store_walk = [](unsigned thread, long long valid_rows, long long valid_cols) {
+          std::vector<std::pair<long long, long long>> walk;
+          constexpr int kThreads = ch02::kThreadRows * ch02::kThreadCols;
+          for (long long index = thread; index < ch02::kTileRows * ch02::kTileCols; index += kThreads) {
+            const long long row = index % ch02::kTileRows, col = index / ch02::kTileRows;
+            if (row < valid_rows && col < valid_cols) walk.emplace_back(row, col);
+          }
+          return walk;
+        };
 #if WB_BACKEND_SIM
         const std::uint64_t elements = static_cast<std::uint64_t>(rows) * cols;
         check.technique = [elements](const wb::sim::LaunchStats& stats) {

@@ -187,6 +187,24 @@ wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(c
   check.row_step = ch03::kLoadThreadRows;
   check.col_step = ch03::kLoadThreadCols;
   check.accesses_per_element = step.number == 1 ? 2 : 1;
+  // The stores: step 1 stores each element it reads, at its place in the output tile
+  // (col, row); steps 2 and 3 walk the output tile (16,128) from store_thread_layout's
+  // (16,16) coordinate, rows inside columns.
+  check.store_walk = [step](unsigned thread, long long valid_rows, long long valid_cols) {
+    std::vector<std::pair<long long, long long>> walk;
+    if (step.number == 1) {  // the input's walk, whose tile is the output's transposed
+      const long long first_row = thread % ch03::kLoadThreadRows, first_col = thread / ch03::kLoadThreadRows;
+      for (long long col = first_col; col < valid_rows; col += ch03::kLoadThreadCols) {
+        for (long long row = first_row; row < valid_cols; row += ch03::kLoadThreadRows) walk.emplace_back(col, row);
+      }
+      return walk;
+    }
+    const long long first_row = thread % ch03::kStoreThreadRows, first_col = thread / ch03::kStoreThreadRows;
+    for (long long col = first_col; col < valid_cols; col += ch03::kStoreThreadCols) {
+      for (long long row = first_row; row < valid_rows; row += ch03::kStoreThreadRows) walk.emplace_back(row, col);
+    }
+    return walk;
+  };
   if (step.number >= 2) {  // step 1 has one thread layout, and no write out of a tile
     check.explain = [=](const std::vector<float>& output, const std::vector<float>&) {
       return store_loops_from_load_coord(output, rows, cols);

@@ -85,13 +85,17 @@ void check_movement(const MovementCheck& check, const std::string& configuration
     walked_input.accesses_per_element = check.accesses_per_element;
     if (std::string cause = loop_bounds_cause(fault, walked_input); !cause.empty()) return cause;
     if (std::string cause = coordinates_exchanged_cause(fault, walked_input); !cause.empty()) return cause;
-    for (const FaultedArray& array : shares) {
-      if (std::string cause = origin_counted_twice(fault, array); !cause.empty()) return cause;
-    }
     // Another array's or a tile's leading dimension that takes the block's tile there.
     const std::vector<std::pair<int, std::string>> leading_dimensions = {
         {check.input.rows, "the input's rows"},      {check.output.rows, "the output's rows"},
         {check.input.tile_rows, "the tile's rows"}, {check.output.tile_rows, "the output tile's rows"}};
+    if (std::string cause = store_index_cause(fault, walked_input, arrays[1], check.store_walk, leading_dimensions);
+        !cause.empty()) {
+      return cause;
+    }
+    for (const FaultedArray& array : shares) {
+      if (std::string cause = origin_counted_twice(fault, array); !cause.empty()) return cause;
+    }
     for (const FaultedArray& array : arrays) {
       if (std::string cause = leading_dimension_of_a_fault(fault, array, leading_dimensions); !cause.empty()) {
         return cause;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <functional>
 
 namespace wb::grading {
@@ -42,12 +43,24 @@ namespace wb::grading {
   const double in_flight = stats.waits == 0 ? 0.0
                                             : static_cast<double>(stats.copies_in_flight_at_waits) /
                                                   static_cast<double>(stats.waits);
+  // These steps have one barrier a block, after the copies: one for each wait as well
+  // says the barrier sits in the copy loop beside the wait.
+  const double barriers_per_block =
+      stats.blocks == 0 ? 0.0 : static_cast<double>(stats.barriers) / static_cast<double>(stats.blocks);
+  const bool barrier_in_the_loop = barriers_per_block > 1.5 && barriers_per_block + 0.5 >= per_thread(stats.waits);
+  std::string barrier_text;
+  if (barrier_in_the_loop) {
+    barrier_text = " Each wait has a __syncthreads() after it too (" + std::to_string(stats.barriers / stats.blocks) +
+                   " barriers a block where the step has one): move both, the wait and the barrier, after the copy "
+                   "loops, once, where every thread of the block reaches them; a barrier inside a loop whose trip "
+                   "count differs between threads (at a partial tile) is reached by part of the block only.";
+  }
   return ::testing::AssertionFailure()
          << per_thread(stats.waits) << " waits per thread for " << per_thread(stats.cp_async_ops())
          << " copies, with " << in_flight
          << " of them in flight at a wait on average: a wait after each copy keeps one copy in "
             "flight at a time, which is what cp.async is meant to avoid. Issue all of a "
-            "thread's copies, then wait once.";
+            "thread's copies, then wait once." << barrier_text;
 }
 
 namespace {

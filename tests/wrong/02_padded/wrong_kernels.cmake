@@ -152,3 +152,26 @@ wb_wrong_kernel(store_guard_against_the_array_extent
   REPLACE "if (element.row < rows && element.col < cols) {"
   EXPECT "step 1.*Likely cause: the [0-9]+ elements past the output's end are exactly those that stores with no bound, or bounded by the array's extent.*row < valid_rows and col < valid_cols")
 
+
+# The store's row and column exchanged, gmem_layout(col, row): thread 48's first store,
+# meant for element (48, 0), lands at (0, 48), past the output's end.
+wb_wrong_kernel(store_row_and_column_exchanged
+  STEP 1
+  FIND "gmem_tile_out[gmem_layout(element.row, element.col)]"
+  REPLACE "gmem_tile_out[gmem_layout(element.col, element.row)]"
+  EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\(48, 0\\)'s store number 1 is meant for element \\(48, 0\\) of the output.*the row and the column exchanged in the store's index")
+
+# The store's loop bounded by the count of valid elements: coord() puts 128 rows in every
+# column, so a partial tile's walk ends before its last columns.
+wb_wrong_kernel(store_loop_bounded_by_the_valid_count
+  STEP 1
+  FIND "index < tile_layout.size(); index += kThreads"
+  REPLACE "index < valid_rows * valid_cols; index += kThreads"
+  EXPECT "step 1.*Likely cause: the unwritten elements are exactly those of each partial tile that the store's loop never reaches when bounded by the count of valid elements")
+
+# The wait and the barrier inside the copy loop, after each copy.
+wb_wrong_kernel(wait_and_barrier_inside_the_copy_loop
+  STEP 1
+  FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();"
+  REPLACE "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n      wb::cp_async_wait_all();\n      __syncthreads();\n    }\n  }"
+  EXPECT "step 1.*a wait after each copy keeps one copy in flight.*Each wait has a __syncthreads\\(\\) after it too \\(8 barriers a block where the step has one\\): move both")

@@ -134,3 +134,19 @@ wb_wrong_kernel(naive_bounds_with_the_tile_origin
   REPLACE "  for (int col = thread_coord.col; tile_col + col < valid_cols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; tile_row + row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out"
   EXPECT "step 1.*only the output's first tile was written.*or the other blocks' loops never ran")
 
+
+# The naive store indexed with the input's leading dimension: thread 16's second store,
+# meant for element (0, 48) of the output, lands 48 * rows floats on, past its end.
+wb_wrong_kernel(naive_store_with_the_input_leading_dimension
+  STEP 1
+  FIND "gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
+  REPLACE "gmem_tile_out[col + row * rows] = gmem_tile_in[gmem_in_layout(row, col)];"
+  EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\(16, 0\\)'s store number 2 is meant for element \\(0, 48\\) of the output.*the input's rows \\(256\\) as the leading dimension in the store's index")
+
+# The write out's index with the row and the column exchanged: at the first shape every
+# store stays inside the output, and the wrong values say which index is exchanged.
+wb_wrong_kernel(write_out_row_and_column_exchanged
+  STEP 3
+  FIND "gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];"
+  REPLACE "gmem_tile_out[gmem_out_layout(col, row)] = smem_tile[smem_transposed(row, col)];"
+  EXPECT "step 3.*Likely cause: each wrong element holds the value meant for the element of its tile with row and column exchanged")

@@ -646,6 +646,88 @@ std::string leading_dimension_of_a_fault(const Fault& fault, const FaultedArray&
   return found;
 }
 
+namespace {
+
+// How many elements a thread's walk of its tile reaches under the tile's valid bounds.
+unsigned long long walk_length(const ThreadStart& start, int row_step, int col_step, long long row_bound,
+                               long long col_bound) {
+  if (start.first_row >= row_bound || start.first_col >= col_bound) return 0;
+  const unsigned long long rows = static_cast<unsigned long long>((row_bound - start.first_row + row_step - 1) / row_step);
+  const unsigned long long cols = static_cast<unsigned long long>((col_bound - start.first_col + col_step - 1) / col_step);
+  return rows * cols;
+}
+
+// The number of the faulting store in its thread's store walk (from 0): after the
+// thread's copies of its walk of the input, or each after its element's read.
+std::optional<unsigned long long> store_number(const Fault& fault, const FaultedArray& walked_input) {
+  if (!fault.write || fault.thread[1] != 0 || fault.thread[2] != 0) return std::nullopt;
+  if (!walked_input.thread_start || walked_input.row_step <= 0 || walked_input.col_step <= 0) return std::nullopt;
+  if (walked_input.accesses_per_element == 2) {
+    if (fault.earlier_accesses % 2 != 1) return std::nullopt;
+    return fault.earlier_accesses / 2;
+  }
+  if (walked_input.accesses_per_element != 1) return std::nullopt;
+  const std::optional<ThreadStart> start = walked_input.thread_start(fault.thread[0]);
+  if (!start) return std::nullopt;
+  const Element origin = tile_origin(fault, walked_input);
+  const ArrayShape& shape = walked_input.shape;
+  const unsigned long long copies =
+      walk_length(*start, walked_input.row_step, walked_input.col_step,
+                  std::min<long long>(shape.tile_rows, shape.rows - origin.row),
+                  std::min<long long>(shape.tile_cols, shape.cols - origin.col));
+  if (fault.earlier_accesses < copies) return std::nullopt;
+  return fault.earlier_accesses - copies;
+}
+
+}  // namespace
+
+std::string store_index_cause(const Fault& fault, const FaultedArray& walked_input, const FaultedArray& output,
+                              const StoreWalk& store_walk,
+                              const std::vector<std::pair<int, std::string>>& candidates) {
+  if (!store_walk || output.rows_only || !element_of(fault, output)) return "";
+  const std::optional<unsigned long long> number = store_number(fault, walked_input);
+  if (!number) return "";
+  const ArrayShape& shape = output.shape;
+  const Element origin = tile_origin(fault, output);
+  const long long valid_rows = std::min<long long>(shape.tile_rows, shape.rows - origin.row);
+  const long long valid_cols = std::min<long long>(shape.tile_cols, shape.cols - origin.col);
+  if (valid_rows <= 0 || valid_cols <= 0) return "";
+  const std::vector<std::pair<long long, long long>> walk = store_walk(fault.thread[0], valid_rows, valid_cols);
+  if (*number >= walk.size()) return "";
+  const auto [row, col] = walk[*number];
+  const long long ld = shape.rows;
+  const long long at = offset_of(fault, output);
+  const long long tile_first = origin.row + origin.col * ld;
+  // The index mistakes, each with the offset it gives the element the walk meant.
+  std::vector<std::string> fits;
+  if (row != col && tile_first + col + row * ld == at) {
+    fits.push_back("the row and the column exchanged in the store's index (layout(col, row) where layout(row, col) "
+                   "is meant, or the coordinates swapped in the offset)");
+  }
+  std::vector<long long> tried{ld};
+  for (const auto& [other_ld, name] : candidates) {
+    if (other_ld <= 0 || std::find(tried.begin(), tried.end(), other_ld) != tried.end()) continue;
+    tried.push_back(other_ld);
+    if (tile_first + row + col * other_ld == at) {
+      fits.push_back(name + " (" + std::to_string(other_ld) + ") as the leading dimension in the store's index, "
+                     "where the output's is " + std::to_string(ld));
+    } else if (origin.row + origin.col * other_ld + row + col * other_ld == at) {
+      fits.push_back(name + " (" + std::to_string(other_ld) + ") as the output's leading dimension, in the tile's "
+                     "pointer and in the store's index, where the output's is " + std::to_string(ld));
+    }
+  }
+  if (fits.empty()) return "";
+  std::string ways = fits.front();
+  for (std::size_t i = 1; i < fits.size(); ++i) ways += (i + 1 == fits.size() ? ", or " : ", ") + fits[i];
+  const std::optional<Element> element = element_of(fault, output);
+  return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
+         pair_text(fault.thread[0], fault.thread[1]) + "'s store number " + std::to_string(*number + 1) +
+         " is meant for element " + pair_text(origin.row + row, origin.col + col) + " of " + output.name + " ((" +
+         std::to_string(row) + ", " + std::to_string(col) + ") of its tile), and it wrote " +
+         pair_text(element->row, element->col) + " instead, outside the output. That is where the element lands with " +
+         (fits.size() == 1 ? "" : "either ") + ways + ".";
+}
+
 std::string past_the_end_of_a_vector(const Fault& fault, const FaultedArray& array) {
   if (array.shape.cols != 1 || fault.write || fault.bytes == 0) return "";
   const long long length = array.shape.rows;

@@ -51,6 +51,10 @@ struct MovementCheck {
   int row_step = 0;
   int col_step = 0;
   int accesses_per_element = 1;  // a copy's 1; a load and a store: 2
+  // Where the step fixes the order of a thread's stores to the output (empty: not known),
+  // so that a store outside the output is read against the element it was meant for
+  // (diagnosis/faults.hpp, store_index_cause).
+  StoreWalk store_walk;
   // The step's own reading of a fault (which element its thread was meant to reach says
   // which index is wrong), with the input's device pointer: a cause, or "" to leave it to
   // the general hypotheses.

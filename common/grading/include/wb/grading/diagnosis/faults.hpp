@@ -123,6 +123,23 @@ std::string span_overlap_cause(const Fault& fault, const float* input, int n, in
 std::string leading_dimension_of_a_fault(const Fault& fault, const FaultedArray& array,
                                          const std::vector<std::pair<int, std::string>>& candidates);
 
+// Each thread's stores, in the order the step's loops make them: elements (row, col) of
+// the block's output tile, counted from its origin, in a tile whose part inside the
+// output is valid_rows x valid_cols.
+using StoreWalk = std::function<std::vector<std::pair<long long, long long>>(unsigned thread, long long valid_rows,
+                                                                             long long valid_cols)>;
+
+// A store that faulted, placed on its thread's store walk: the element the walk meant
+// (the thread's stores come after its copies of the input's walk, or, with two accesses
+// an element, each after its read) and the index mistakes that take that element to the
+// fault: the row and the column exchanged in the store's index, or another leading
+// dimension (one of `candidates`) in the index, or in the tile's pointer and the index.
+// Named where one fits, as alternatives where several do ("" where none does, or the
+// store is not where the walk puts one).
+std::string store_index_cause(const Fault& fault, const FaultedArray& walked_input, const FaultedArray& output,
+                              const StoreWalk& store_walk,
+                              const std::vector<std::pair<int, std::string>>& candidates);
+
 // A GEMM operand read past its end in its last column, at row r of the faulting block's
 // tile where r lies past this operand's valid rows and below the other operand's: the
 // tile loaded with the other operand's valid rows (valid_m for B, valid_n for A). `other`
