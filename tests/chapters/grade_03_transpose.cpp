@@ -135,7 +135,10 @@ std::string store_loops_from_load_coord(const std::vector<float>& output, int ro
 // is the transposed view's (row, col) that the thread's walk from its store_coord can
 // reach, one past the output tile's last row (16) or last column (128): the column loop
 // bounded by `<=`, or the row loop by `<=` or by the input tile's rows (its first step
-// past the output's rows is row 16 too). "" where no single such element fits.
+// past the output's rows is row 16 too). The same word may be an element of the thread's
+// walk read through the tile's own layout, smem_layout(row, col) where the transposed view
+// is meant: where both fit (thread 0's second read), both are named; where only that one
+// does, it alone. "" where no single reading of each kind fits.
 std::string write_out_one_past(const wb::Fault& fault, int stride) {
   if (!fault.shared_overrun || fault.write || fault.thread[1] != 0) return "";
   const long long word = fault.shared_overrun->word;
@@ -149,21 +152,35 @@ std::string write_out_one_past(const wb::Fault& fault, int stride) {
       fits.emplace_back(row, col);
     }
   }
-  if (fits.size() != 1) return "";
+  // The output tile's (row, col) of the thread's walk, read as smem_layout(row, col).
+  const long long own_row = word % stride, own_col = word / stride;
+  const bool untransposed = own_row < ch03::kTileCols && own_row % ch03::kStoreThreadRows == start.row &&
+                            own_col < ch03::kTileRows && own_col % ch03::kStoreThreadCols == start.col;
+  const std::string untransposed_text =
+      "the write out reads the shared tile through its own layout, smem_layout(row, col), with the output tile's (" +
+      std::to_string(own_row) + ", " + std::to_string(own_col) + "), where the transposed view, smem_transposed(row, "
+      "col), is meant: the output tile's 128 columns run past the shared tile's 16";
+  const std::string opening = "thread " + std::to_string(fault.thread[0]) + " read word " + std::to_string(word) +
+                              " of " + fault.shared_overrun->array;
+  if (fits.size() != 1) {
+    return untransposed && fits.empty() ? opening + ", past the tile's end: " + untransposed_text + "." : "";
+  }
   const auto [row, col] = fits.front();
   const bool col_past = col == ch03::kTileRows;
-  return "thread " + std::to_string(fault.thread[0]) + " read word " + std::to_string(word) + " of " +
-         fault.shared_overrun->array + ", the transposed view's (" + std::to_string(row) + ", " + std::to_string(col) +
+  const std::string loop_text =
+      col_past ? "the write out's column loop is bounded by `<=` where `<` is meant (col < valid_rows)"
+               // The row loop bounded by the input tile's rows (128) reaches row 16 first too.
+               : "the write out's row loop goes past the output tile's rows: bounded by `<=` where `<` is meant, or "
+                 "by the input tile's rows (valid_rows) where the output's, the input's columns (valid_cols), are "
+                 "meant (the two loops' bounds not exchanged)";
+  return opening + ", the transposed view's (" + std::to_string(row) + ", " + std::to_string(col) +
          ") at the tile's column stride " + std::to_string(stride) + ": " +
          (col_past ? "column " + std::to_string(col) + ", one past the output tile's " +
                          std::to_string(ch03::kTileRows) + " columns (the input's rows)"
                    : "row " + std::to_string(row) + ", one past the output tile's " + std::to_string(ch03::kTileCols) +
                          " rows (the input's columns)") +
-         (col_past ? ". The write out's column loop is bounded by `<=` where `<` is meant (col < valid_rows)."
-                   // The row loop bounded by the input tile's rows (128) reaches row 16 first too.
-                   : ". The write out's row loop goes past the output tile's rows: bounded by `<=` where `<` is "
-                     "meant, or by the input tile's rows (valid_rows) where the output's, the input's columns "
-                     "(valid_cols), are meant (the two loops' bounds not exchanged).");
+         (untransposed ? ". Either " + loop_text + ", or " + untransposed_text + "."
+                       : ". The w" + loop_text.substr(5) + ".");
 }
 
 wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(const float*, float*, int, int),

@@ -124,7 +124,7 @@ wb_wrong_kernel(write_out_row_loop_one_past
   STEP 2
   FIND "for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows)"
   REPLACE "for (int row = store_coord.row; row <= kTileCols; row += kStoreThreadRows)"
-  EXPECT "step 2.*Likely cause: thread 0 read word 2048 of smem_tile, the transposed view's \\(16, 0\\).*The write out's row loop goes past the output tile's rows: bounded by `<=` where `<` is meant, or by the input tile's rows")
+  EXPECT "step 2.*Likely cause: thread 0 read word 2048 of smem_tile, the transposed view's \\(16, 0\\).*Either the write out's row loop goes past the output tile's rows: bounded by `<=` where `<` is meant, or by the input tile's rows.*or the write out reads the shared tile through its own layout")
 
 # The naive transpose's bounds add the tile's origin to the tile's own coordinates: every
 # block but the first stores nothing at 256x32.
@@ -150,3 +150,12 @@ wb_wrong_kernel(write_out_row_and_column_exchanged
   FIND "gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];"
   REPLACE "gmem_tile_out[gmem_out_layout(col, row)] = smem_tile[smem_transposed(row, col)];"
   EXPECT "step 3.*Likely cause: each wrong element holds the value meant for the element of its tile with row and column exchanged")
+
+# The write out reads the shared tile through its own layout, smem_layout(row, col), with
+# the output tile's coordinates: its columns run past the shared tile's 16. Thread 0's
+# second read is also where a row loop one past reaches; the others' are not.
+wb_wrong_kernel(write_out_reads_the_tile_untransposed
+  STEP 2
+  FIND "smem_tile[smem_transposed(row, col)]"
+  REPLACE "smem_tile[smem_layout(row, col)]"
+  EXPECT "step 2.*Likely cause: thread [0-9]+ read word [0-9]+ of smem_tile.*the write out reads the shared tile through its own layout, smem_layout\\(row, col\\)")
