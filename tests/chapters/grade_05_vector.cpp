@@ -355,8 +355,9 @@ TEST_F(Chapter5Vector, Step3SixteenByteCopiesOfAnyLength) {
              "the 1 to 3 floats of that quad copied, float by float with 4-byte copies?";
     };
     // Thread t copies floats [4t, 4t + 4) of its block's tile. A read at float 16t of the
-    // tile, from the thread's first access on, is that index counted in float4s: a float
-    // index added to a float4 pointer, which moves 16 bytes a step.
+    // tile, from the thread's first access on, is that index four times over: a float
+    // index added to a float4 pointer, which moves 16 bytes a step, or an offset in bytes
+    // (sizeof(float) * first) added to a float pointer, which counts floats already.
     check.explain_fault = [](const wb::Fault& fault, const float* gmem_in) -> std::string {
       if (fault.earlier_accesses != 0 || fault.bytes != 16) return "";
       const long long offset = (static_cast<const char*>(fault.address) - reinterpret_cast<const char*>(gmem_in)) /
@@ -366,9 +367,9 @@ TEST_F(Chapter5Vector, Step3SixteenByteCopiesOfAnyLength) {
       if (thread == 0 || offset - tile_start != 16 * thread) return "";
       return "block " + std::to_string(fault.block[0]) + "'s thread " + std::to_string(thread) + " read float " +
              std::to_string(offset - tile_start) + " of its tile with its first copy, where its quad starts at float " +
-             std::to_string(4 * thread) + ": four times as far, as a float index added to a float4 pointer moves "
-             "(16 bytes a step). Index the floats, then take the address: &gmem_tile_in[first], with no cast to "
-             "float4*.";
+             std::to_string(4 * thread) + ": four times as far. Either a float index is added to a float4 pointer, "
+             "which moves 16 bytes a step, or an offset in bytes (sizeof(float) * first) to a float pointer, which "
+             "counts floats already. Index the floats, then take the address: &gmem_tile_in[first].";
     };
     check.reference = [](const std::vector<float>& input) { return std::vector<double>(input.begin(), input.end()); };
 #if WB_BACKEND_SIM

@@ -153,11 +153,23 @@ wb_wrong_kernel(threads_outside_the_array_return
   EXPECT "step 2.*Likely cause: [0-9]+ threads of block \\([0-9]+,[0-9]+,0\\) \\(thread \\([0-9]+,0,0\\) the first\\) returned from the kernel before the __syncthreads\\(\\) at [^ ]*copy.cu:[0-9]+ that the others reached, and outputs of that block were never written")
 
 # The two loops' bounds exchanged: the columns run to valid_rows, past the tile's 16.
+# Thread 0's third copy, at (0, 16), is where the loops written rows outside reach with
+# the column bound alone wrong too, so the walk names no bound; one past the tile's
+# columns gives the two ways there.
 wb_wrong_kernel(tile_bounds_exchanged
   STEP 2
   FIND "  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {"
   REPLACE "  for (int col = thread_coord.col; col < valid_rows; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_cols; row += kThreadRows) {"
-  EXPECT "step 2.*thread \\(0, 0\\) read element \\(0, 16\\) of the input.*as element number 3 of its walk.*the row loop bounded by valid_cols, the columns' bound \\(the two bounds exchanged\\)")
+  EXPECT "step 2.*thread \\(0, 0\\) read element \\(0, 16\\) of the input, which is column 16 of its tile, one past the tile's last \\(15\\): a loop bound one past the tile \\(`<=` where `<` is meant\\) or the two loops' bounds exchanged")
+
+# The loops written rows outside, the column bound left at the whole tile's: thread 0's
+# second copy, (0, 8) of a tile of 8 valid columns, is also where both bounds exchanged
+# reach with the columns outside, so no bound is named (a wrong one would be).
+wb_wrong_kernel(rows_outside_with_the_whole_tiles_column_bound
+  STEP 2
+  FIND "  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {"
+  REPLACE "  for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {\n    for (int col = thread_coord.col; col < kTileCols; col += kThreadCols) {"
+  EXPECT "step 2.*Likely cause: the copy reads past the end of the input: is the copy missing a bounds check")
 
 # The loops bounded by the array's rows and columns: row and col count from the tile's
 # origin, so a block walks past its tile (and the edge blocks past the array).

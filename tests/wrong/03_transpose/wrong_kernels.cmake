@@ -159,3 +159,20 @@ wb_wrong_kernel(write_out_reads_the_tile_untransposed
   FIND "smem_tile[smem_transposed(row, col)]"
   REPLACE "smem_tile[smem_layout(row, col)]"
   EXPECT "step 2.*Likely cause: thread [0-9]+ read word [0-9]+ of smem_tile.*the write out reads the shared tile through its own layout, smem_layout\\(row, col\\)")
+
+# The naive transpose's loop steps exchanged: rows stepped by 8 and columns by 32, so the
+# threads reach the tile's first 8 columns only (and some rows twice).
+wb_wrong_kernel(naive_loop_steps_exchanged
+  STEP 1
+  FIND "  for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out"
+  REPLACE "  for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadRows) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadCols) {\n      gmem_tile_out"
+  EXPECT "step 1.*Likely cause: the output's right elements are exactly the input elements that the threads reach with their loops' steps exchanged: rows stepped by 8 and columns by 32")
+
+# The write out's column loop dropped, one pass of the 16x16 store threads: the columns
+# stop at 16, the output tile's row count, where bounds exchanged stop them too, so both
+# are named.
+wb_wrong_kernel(write_out_one_pass_of_the_columns
+  STEP 2
+  FIND "  for (int col = store_coord.col; col < kTileRows; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {\n      gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];\n    }\n  }"
+  REPLACE "  {\n    const int col = store_coord.col;\n    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {\n      gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];\n    }\n  }"
+  EXPECT "step 2.*Likely cause: in every whole tile \\(16x128\\) only rows 0 to 15 and columns 0 to 15 were written.*Either the columns' bound is the rows'.*or the column loop makes one pass of the threads")

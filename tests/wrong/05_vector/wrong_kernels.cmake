@@ -226,7 +226,7 @@ wb_wrong_kernel(float_index_on_float4_pointers
   STEP 3
   FIND "    wb::cp_async_cg(&smem_tile[first], &gmem_tile_in[first]);"
   REPLACE "    wb::cp_async_cg(reinterpret_cast<float4*>(smem_tile) + first, reinterpret_cast<const float4*>(gmem_tile_in) + first);"
-  EXPECT "step 3.*Likely cause: block 0's thread [0-9]+ read float [0-9]+ of its tile with its first copy, where its quad starts at float [0-9]+: four times as far, as a float index added to a float4 pointer moves")
+  EXPECT "step 3.*Likely cause: block 0's thread [0-9]+ read float [0-9]+ of its tile with its first copy, where its quad starts at float [0-9]+: four times as far. Either a float index is added to a float4 pointer, which moves 16 bytes a step, or an offset in bytes")
 
 # Step 2's whole tiles step the global pointer by the shared tile's rows (128) where a
 # column of A or B is ld floats further: a thread's second column comes from elsewhere.
@@ -235,3 +235,10 @@ wb_wrong_kernel(whole_tile_global_column_step_of_the_tile
   FIND "    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * ld);"
   REPLACE "    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * kGemmTile);"
   EXPECT "step 2.*Likely cause: C is exactly the product whose copies read a thread's first column of each k-tile right and the columns after it \\(its loop's col, 8 apart\\) col \\* 128 floats further instead of col \\* ld")
+
+# Step 3's source offset counted in bytes on a float pointer: four times as far too.
+wb_wrong_kernel(source_offset_in_bytes_on_a_float_pointer
+  STEP 3
+  FIND "    wb::cp_async_cg(&smem_tile[first], &gmem_tile_in[first]);"
+  REPLACE "    wb::cp_async_cg(&smem_tile[first], gmem_tile_in + sizeof(float) * first);"
+  EXPECT "step 3.*Likely cause: block 0's thread [0-9]+ read float [0-9]+ of its tile with its first copy, where its quad starts at float [0-9]+: four times as far.*or an offset in bytes \\(sizeof\\(float\\) \\* first\\) to a float pointer")

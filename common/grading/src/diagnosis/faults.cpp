@@ -96,15 +96,20 @@ std::vector<LoopBound> bounds_to_try(long long valid, long long other_valid, lon
 
 // The element that a thread starting at `start` and walking its tile, rows (row_step)
 // inside columns (col_step), under the bounds reaches as its element number `count` (from
-// 0), or none where the walk ends before.
+// 0), or none where the walk ends before. `rows_outside`: columns inside rows instead.
 std::optional<Element> walk_element(const ThreadStart& start, int row_step, int col_step, long long row_bound,
-                                    long long col_bound, unsigned long long count) {
+                                    long long col_bound, unsigned long long count, bool rows_outside = false) {
   constexpr unsigned long long kMostAccesses = 1 << 20;  // no walk goes further
   unsigned long long index = 0;
-  for (long long col = start.first_col; col < col_bound; col += col_step) {
-    for (long long row = start.first_row; row < row_bound; row += row_step, ++index) {
+  const long long outer_first = rows_outside ? start.first_row : start.first_col;
+  const long long inner_first = rows_outside ? start.first_col : start.first_row;
+  const long long outer_bound = rows_outside ? row_bound : col_bound;
+  const long long inner_bound = rows_outside ? col_bound : row_bound;
+  const int outer_step = rows_outside ? row_step : col_step, inner_step = rows_outside ? col_step : row_step;
+  for (long long outer = outer_first; outer < outer_bound; outer += outer_step) {
+    for (long long inner = inner_first; inner < inner_bound; inner += inner_step, ++index) {
       if (index > kMostAccesses) return std::nullopt;
-      if (index == count) return Element{row, col};
+      if (index == count) return rows_outside ? Element{outer, inner} : Element{inner, outer};
     }
   }
   return std::nullopt;
@@ -112,8 +117,9 @@ std::optional<Element> walk_element(const ThreadStart& start, int row_step, int 
 
 // Whether that element is `target`.
 bool walk_reaches(const ThreadStart& start, int row_step, int col_step, long long row_bound, long long col_bound,
-                  const Element& target, unsigned long long count) {
-  const std::optional<Element> reached = walk_element(start, row_step, col_step, row_bound, col_bound, count);
+                  const Element& target, unsigned long long count, bool rows_outside = false) {
+  const std::optional<Element> reached =
+      walk_element(start, row_step, col_step, row_bound, col_bound, count, rows_outside);
   return reached && reached->row == target.row && reached->col == target.col;
 }
 
@@ -187,10 +193,15 @@ std::string loop_bounds_cause(const Fault& fault, const FaultedArray& array) {
   std::vector<std::pair<const LoopBound*, const LoopBound*>> fits;
   for (const LoopBound& row_bound : row_bounds) {
     for (const LoopBound& col_bound : col_bounds) {
-      // The column loop outside, as the pages teach: with the row loop outside instead,
-      // a wrong bound of either loop reaches the same element as often as not.
-      if (walk_reaches(read->start, array.row_step, array.col_step, row_bound.value, col_bound.value, local, walked)) {
-        fits.emplace_back(&row_bound, &col_bound);
+      // The column loop outside, as the pages teach, or the row loop outside, as a learner
+      // may write it: where the two orders reach the fault under different bounds, the
+      // fits disagree and nothing is named.
+      for (const bool rows_outside : {false, true}) {
+        if (walk_reaches(read->start, array.row_step, array.col_step, row_bound.value, col_bound.value, local, walked,
+                         rows_outside)) {
+          fits.emplace_back(&row_bound, &col_bound);
+          break;
+        }
       }
     }
   }
@@ -771,8 +782,12 @@ std::string other_operands_valid_rows(const Fault& fault, const FaultedArray& op
       " read row " + std::to_string(row) + " of its tile of " + operand.name + " in the last column, past " +
       operand.name + "'s end: its tile has " + std::to_string(valid) + " valid rows, and " + other.name + "'s has " +
       std::to_string(other_valid) + ". ";
+  // No bound on the rows at all (the whole tile's) reaches every row past the valid ones
+  // too: the fault alone cannot tell the two apart.
   const std::string other_bound = operand.name + "'s tile is loaded with " + other.name +
-                                  "'s valid rows: bound it by its own (valid_" + operand.leading_dimension + ")";
+                                  "'s valid rows or with no bound on its rows (the whole tile's " +
+                                  std::to_string(operand.shape.tile_rows) + "): bound it by its own (valid_" +
+                                  operand.leading_dimension + ")";
   // A quad's thread whose coordinate, not its first row, is under the valid rows: a test of
   // the coordinate where the row is meant lets it through as well.
   if (operand.thread_start && fault.thread[1] == 0) {

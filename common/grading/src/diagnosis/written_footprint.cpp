@@ -44,13 +44,15 @@ std::string written_part_of_every_tile(const std::vector<std::pair<int, int>>& u
                                std::to_string(cols_written - 1) + " were written, the rest never";
   if (rows_written < tile_rows && rows_written == tile_cols && tile_cols != tile_rows) {
     return observed + ": the rows stop at the tile's column count, " + std::to_string(tile_cols) +
-           ". The rows' bound is the columns' (valid_cols, or the tile's columns): are the row and column bounds "
-           "exchanged where the tile is stored?";
+           ". Either the rows' bound is the columns' (valid_cols, or the tile's columns), the row and column bounds "
+           "exchanged where the tile is stored, or the row loop makes one pass of the threads (the loop, or its "
+           "step, missing) where the threads span " + std::to_string(tile_cols) + " rows.";
   }
   if (cols_written < tile_cols && cols_written == tile_rows && tile_cols != tile_rows) {
     return observed + ": the columns stop at the tile's row count, " + std::to_string(tile_rows) +
-           ". The columns' bound is the rows' (valid_rows, or the tile's rows): are the row and column bounds "
-           "exchanged where the tile is stored?";
+           ". Either the columns' bound is the rows' (valid_rows, or the tile's rows), the row and column bounds "
+           "exchanged where the tile is stored, or the column loop makes one pass of the threads (the loop, or its "
+           "step, missing) where the threads span " + std::to_string(tile_rows) + " columns.";
   }
   // A bound, a loop's step (one pass of the threads where several are needed) or a guard
   // could each stop the threads there: observed, no cause named.

@@ -142,8 +142,9 @@ std::string store_index_cause(const Fault& fault, const FaultedArray& walked_inp
 
 // A GEMM operand read past its end in its last column, at row r of the faulting block's
 // tile where r lies past this operand's valid rows and below the other operand's: the
-// tile loaded with the other operand's valid rows (valid_m for B, valid_n for A). `other`
-// is the other operand, its `name` and shape giving its valid rows ("" otherwise).
+// tile loaded with the other operand's valid rows (valid_m for B, valid_n for A), or with
+// no bound on its rows, which reaches it too. `other` is the other operand, its `name`
+// and shape giving its valid rows ("" otherwise).
 std::string other_operands_valid_rows(const Fault& fault, const FaultedArray& operand, const FaultedArray& other);
 
 // A copy of a 1-D array (one column) whose first element, past the array's end, is four

@@ -1,8 +1,10 @@
 // What a kernel wrote of each whole tile of its output, where the rest was never written:
 // the same part of every whole tile, a rectangle from its first element, is described;
 // where that rectangle's rows end at the tile's column count (or its columns at the row
-// count), the rows' bound is the columns' (the two exchanged). A rectangle that ends
-// elsewhere may be a bound, a loop's step or a guard: observed, no cause named.
+// count), the rows' bound is the columns' (the two exchanged), or that loop makes one pass
+// of threads that span as many (a 16x16 thread layout on a 16x128 tile): both are named.
+// A rectangle that ends elsewhere may be a bound, a loop's step or a guard: observed, no
+// cause named.
 #pragma once
 
 #include <string>
