@@ -33,7 +33,15 @@ wb_wrong_kernel(quad_copied_as_four_bytes
   STEP 1
   FIND "    wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)], &gmem_tile_in[row + col * rows]);"
   REPLACE "    wb::cp_async_ca<4>(&smem_tile[smem_16_layout(row, col)], &gmem_tile_in[row + col * rows]);"
-  EXPECT "step 1.*Likely cause: thread \\([0-9]+,0,0\\) of block \\(0,0,0\\) read smem_tile\\[[0-9]+\\] at [^ ]*vector.cu:[0-9]+, which no copy or store of the block had filled; by then the block had filled 1 word of every 4 of smem_tile.*Each cp.async at [^ ]*vector.cu:[0-9]+ copies 4 bytes, 1 float.*a size in floats where bytes are asked.*4 floats are 16 bytes \\(wb::cp_async_ca<16>, or wb::cp_async_cg\\)")
+  EXPECT "step 1.*Likely cause: thread \\([0-9]+,0,0\\) of block \\(0,0,0\\) read smem_tile\\[[0-9]+\\] at [^ ]*vector.cu:[0-9]+, which no copy or store of the block had filled; by then the block had filled 1 word of every 4 of smem_tile.*Each cp.async at [^ ]*vector.cu:[0-9]+ copies 4 bytes, 1 float.*Either the copy's size is a count of floats where bytes are asked.*or it is the one-float wb::cp_async where a quad's 16-byte copy is meant \\(wb::cp_async_ca<16>, or wb::cp_async_cg\\)")
+
+# The same quad copied with the one-float wb::cp_async: the same footprint, so both
+# readings are named.
+wb_wrong_kernel(quad_copied_with_the_one_float_copy
+  STEP 1
+  FIND "    wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)], &gmem_tile_in[row + col * rows]);"
+  REPLACE "    wb::cp_async(&smem_tile[smem_16_layout(row, col)], &gmem_tile_in[row + col * rows]);"
+  EXPECT "step 1.*Each cp.async at [^ ]*vector.cu:[0-9]+ copies 4 bytes, 1 float.*or it is the one-float wb::cp_async where a quad's 16-byte copy is meant")
 
 # A vector copy whose source starts one float late: 4 bytes past a 16-byte boundary.
 wb_wrong_kernel(vector_source_offset_by_one_element

@@ -194,12 +194,20 @@ std::string quarter_cause(const sim::UnfilledRead& read, const sim::LaunchStats&
   const std::size_t meant = 4 * length;  // the floats the size was meant to count
   const std::string fix = copy.library ? "sizeof(float) * " + std::to_string(meant)
                                        : "wb::cp_async_ca<16>, or wb::cp_async_cg";
-  return std::string("Each ") + (copy.library ? "library copy" : "cp.async") + " at " + line_of(read.nearest_write_pc) +
-         " copies " + std::to_string(copy.bytes) + " bytes, " + plural(length, "float", "floats") +
-         ", and every word the block read unfilled lies in the " + std::to_string(3 * length) +
-         " after one copy's: the copies bring a quarter of what the reads expect, as a size in floats where "
-         "bytes are asked does. A size of " + std::to_string(meant) + " copies " + std::to_string(meant) +
-         " bytes; " + std::to_string(meant) + " floats are " + std::to_string(4 * meant) + " bytes (" + fix + ").";
+  const std::string observed =
+      std::string("Each ") + (copy.library ? "library copy" : "cp.async") + " at " + line_of(read.nearest_write_pc) +
+      " copies " + std::to_string(copy.bytes) + " bytes, " + plural(length, "float", "floats") +
+      ", and every word the block read unfilled lies in the " + std::to_string(3 * length) +
+      " after one copy's: the copies bring a quarter of what the reads expect";
+  // A 4-byte cp.async is as well the one-float copy (wb::cp_async) where a quad's is meant.
+  if (!copy.library) {
+    return observed + ". Either the copy's size is a count of floats where bytes are asked (wb::cp_async_ca<4> "
+                      "for a quad: 4 bytes), or it is the one-float wb::cp_async where a quad's 16-byte copy is meant "
+                      "(" + fix + ").";
+  }
+  return observed + ", as a size in floats where bytes are asked does. A size of " + std::to_string(meant) +
+         " copies " + std::to_string(meant) + " bytes; " + std::to_string(meant) + " floats are " +
+         std::to_string(4 * meant) + " bytes (" + fix + ").";
 }
 
 // Each copy filled the first half of a pair that the reads expect whole: every run of
