@@ -89,9 +89,10 @@ Fault read_fault(const std::vector<float>& input, int row, int col, unsigned lon
 TEST(Evidence, AFaultAtTheThreadsNextElementNamesTheLoopBoundsThatReachIt) {
   const std::vector<float> input(256 * 32);
   const FaultedArray array = walked_input(input);
-  // Thread 0 at column 16 after 2 copies: one row a column, rows bounded by 16.
-  const std::string exchanged = wb::grading::loop_bounds_cause(read_fault(input, 0, 16, 2), array);
-  EXPECT_TRUE(contains(exchanged, "the row loop bounded by valid_cols")) << exchanged;
+  // Thread 0 at column 16 after 2 copies: one row a column, rows bounded by 16, with the
+  // columns outside; with the rows outside, row 0's third column under any row bound. The
+  // two orders disagree on the row loop's bound, so none is named.
+  EXPECT_EQ(wb::grading::loop_bounds_cause(read_fault(input, 0, 16, 2), array), "");
   // After 16 copies: the rows bounded by 256, the array's.
   const std::string by_the_array = wb::grading::loop_bounds_cause(read_fault(input, 0, 16, 16), array);
   EXPECT_TRUE(contains(by_the_array, "the row loop bounded by the array's rows (256)")) << by_the_array;

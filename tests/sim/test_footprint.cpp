@@ -125,7 +125,8 @@ TEST_F(SimFootprint, ReadsAFloatCopiedForEachQuadAsASizeInFloats) {
                        "of smem_quads \\(words 0, 4, 8, ...\\), 64 of its 256 words. In all, the block read 192 words"))
       << reading.observed;
   EXPECT_TRUE(contains(reading.cause, "Each cp.async at [^ ]*test_footprint.cpp:[0-9]+ copies 4 bytes, 1 float.*"
-                                      "a size in floats where bytes are asked.*4 floats are 16 bytes"))
+                                      "Either the copy's size is a count of floats where bytes are asked.*"
+                                      "or it is the one-float wb::cp_async"))
       << reading.cause;
 }
 
