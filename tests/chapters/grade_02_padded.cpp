@@ -150,6 +150,40 @@ std::string store_walk_cause(const std::vector<float>& output, int rows, int col
   return "";
 }
 
+// A store's read past smem_tile: the thread's walk of tile_layout (index from threadIdx.x
+// in steps of the block's threads, the elements inside the array), read with each
+// element's row and column exchanged, smem_layout(col, row), reaches this word, and its
+// earlier reads by that line (the fault's earlier words) at the walk's earlier elements
+// the same way. "" where any of them differs.
+std::string store_read_exchanged_cause(const wb::Fault& fault, int rows, int cols) {
+  if (!fault.shared_overrun || fault.write || fault.thread[1] != 0 || fault.thread[2] != 0) return "";
+  const wb::SharedOverrun& overrun = *fault.shared_overrun;
+  constexpr int kThreads = ch02::kThreadRows * ch02::kThreadCols;
+  const int valid_rows = std::min(ch02::kTileRows, rows - static_cast<int>(fault.block[0]) * ch02::kTileRows);
+  const int valid_cols = std::min(ch02::kTileCols, cols - static_cast<int>(fault.block[1]) * ch02::kTileCols);
+  std::vector<std::pair<long long, long long>> walk;
+  for (long long index = fault.thread[0]; index < ch02::kTileRows * ch02::kTileCols; index += kThreads) {
+    const long long row = index % ch02::kTileRows, col = index / ch02::kTileRows;
+    if (row < valid_rows && col < valid_cols) walk.emplace_back(row, col);
+  }
+  const std::size_t number = overrun.earlier_words.size();
+  if (number >= walk.size()) return "";
+  const auto exchanged = [](const std::pair<long long, long long>& element) {
+    return element.second + element.first * ch02::kPaddedStride;
+  };
+  for (std::size_t i = 0; i < number; ++i) {
+    if (overrun.earlier_words[i] != exchanged(walk[i])) return "";
+  }
+  const auto [row, col] = walk[number];
+  if (row == col || overrun.word != exchanged(walk[number])) return "";
+  return "thread " + std::to_string(fault.thread[0]) + "'s store read number " + std::to_string(number + 1) +
+         ", of element (" + std::to_string(row) + ", " + std::to_string(col) + ") of the tile, reached word " +
+         std::to_string(overrun.word) + " of " + overrun.array + ", which is smem_layout(" + std::to_string(col) + ", " +
+         std::to_string(row) + ")" + (number > 0 ? " (its earlier reads fit the same)" : "") +
+         ": the row and the column are exchanged in the shared read's index, smem_layout(element.col, element.row) where smem_layout(element.row, element.col) is "
+         "meant.";
+}
+
 TEST_F(Chapter2Padded, Step1CopyThroughThePaddedTile) {
   wb::grading::check_movement_shapes(
       {{256, 32}, {300, 40}, {127, 15}, {1, 1}, {129, 17}, {512, 48}, {1000, 3}, {5, 100}},
@@ -165,6 +199,9 @@ TEST_F(Chapter2Padded, Step1CopyThroughThePaddedTile) {
         };
         check.explain = [rows, cols](const std::vector<float>& output, const std::vector<float>&) {
           return store_walk_cause(output, rows, cols);
+        };
+        check.explain_fault = [rows, cols](const wb::Fault& fault, const float*) {
+          return store_read_exchanged_cause(fault, rows, cols);
         };
         // The copy's loops: copy_thread_layout (32,8) puts thread t at (t % 32, t / 32).
         check.thread_start = [](unsigned thread) -> std::optional<wb::grading::ThreadStart> {

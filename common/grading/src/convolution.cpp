@@ -65,6 +65,9 @@ void check_convolution(const ConvolutionCheck& check, const std::string& configu
     if (!check.proven_cause.empty()) return check.proven_cause;
     if (!error.fault()) return "";
     if (std::string cause = refilled_while_read_cause(*error.fault(), "buffer"); !cause.empty()) return cause;
+    if (std::string cause = span_read_at_the_global_index(*error.fault(), check.tile, check.width); !cause.empty()) {
+      return cause;
+    }
     return span_overlap_cause(*error.fault(), gmem_in.data(), check.n, check.tile, check.width, check.span_pad,
                               check.span_copied_clipped);
   };

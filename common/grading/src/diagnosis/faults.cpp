@@ -628,6 +628,24 @@ std::string span_overlap_cause(const Fault& fault, const float* input, int n, in
   return "";
 }
 
+std::string span_read_at_the_global_index(const Fault& fault, int tile, int width) {
+  if (!fault.shared_overrun || fault.write || tile <= 0 || width <= 0) return "";
+  if (fault.block[0] == 0 || fault.block[1] != 0 || fault.thread[1] != 0 || fault.thread[2] != 0) return "";
+  const SharedOverrun& overrun = *fault.shared_overrun;
+  const long long tile_start = static_cast<long long>(fault.block[0]) * tile;
+  const long long first = tile_start + fault.thread[0];  // the output's global index
+  const std::size_t k = overrun.earlier_words.size();
+  if (k >= static_cast<std::size_t>(width) || overrun.word != first + static_cast<long long>(k)) return "";
+  for (std::size_t i = 0; i < k; ++i) {
+    if (overrun.earlier_words[i] != first + static_cast<long long>(i)) return "";
+  }
+  return "block " + std::to_string(fault.block[0]) + "'s thread " + std::to_string(fault.thread[0]) + " read word " +
+         std::to_string(overrun.word) + " of " + overrun.array + " for its weight " + std::to_string(k) + ": " +
+         std::to_string(first) + " + " + std::to_string(k) + ", its output's index in the whole array (tile_start " +
+         std::to_string(tile_start) + " + " + std::to_string(fault.thread[0]) + "), where the span counts from its "
+         "own first element: the weights of output tile_start + t read " + overrun.array + "[t + k].";
+}
+
 std::string leading_dimension_of_a_fault(const Fault& fault, const FaultedArray& array,
                                          const std::vector<std::pair<int, std::string>>& candidates) {
   if (array.rows_only || !element_of(fault, array)) return "";

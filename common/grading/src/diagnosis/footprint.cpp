@@ -288,6 +288,24 @@ std::string padding_side_cause(const Sides& sides) {
          "the same padded layout as the copies.";
 }
 
+// The copies filled a padded layout's columns and the reads walk one run over all of them,
+// the padding between too: the reads take every shared offset as an element's place.
+std::string padding_read_as_elements_cause(const Sides& sides) {
+  if (sides.read.size() != 1 || sides.written.size() < 2) return "";
+  const std::optional<Regular> padded = regular(sides.written);
+  if (!padded || padded->stride <= padded->length || padded->stride - padded->length >= padded->length) return "";
+  const Run& run = sides.read.front();
+  if (run.begin != sides.written.front().begin || run.end != sides.written.back().end) return "";
+  const std::size_t gap = padded->stride - padded->length;
+  return "The block's copies filled " + std::to_string(padded->length) + " words of every " +
+         std::to_string(padded->stride) + " (a padded layout: " + std::to_string(gap) + " unused after each " +
+         std::to_string(padded->length) + "), and its reads walk every word from " + std::to_string(run.begin) +
+         " to " + std::to_string(run.end - 1) + ", the padding too: either the reads take each shared offset as an "
+         "element's place (smem_tile[offset] for every offset up to cosize()), or a row loop runs over the padded "
+         "column's " + std::to_string(padded->stride) + " words. The padding holds no element: walk the tile's "
+         "elements, (row, col), and read each through the padded layout, smem_layout(row, col).";
+}
+
 // Every word read is a filled word moved by one constant.
 std::string shift_cause(const Sides& sides) {
   if (sides.written.empty() || sides.read.size() != sides.written.size()) return "";
@@ -382,7 +400,7 @@ FootprintReading read_unfilled_footprint(const sim::LaunchStats& stats) {
   if (reading.cause.empty()) reading.cause = half_cause(read, stats);
   if (reading.cause.empty()) reading.cause = start_in_bytes_cause(read, stats);
   const Sides sides = sides_of(read);
-  for (auto cause_of : {padding_side_cause, shift_cause}) {
+  for (auto cause_of : {padding_side_cause, padding_read_as_elements_cause, shift_cause}) {
     if (!reading.cause.empty()) break;
     reading.cause = cause_of(sides);
   }

@@ -116,6 +116,12 @@ std::string prologue_too_short(const Fault& fault, int prologue_commits, const s
 std::string span_overlap_cause(const Fault& fault, const float* input, int n, int tile, int width, int span_pad,
                                bool clipped = false);
 
+// A convolution's read past its span in block b > 0, by thread t, whose word and the
+// same line's earlier words are b * tile + t + k for k = 0, 1, ... (`width` weights): the
+// span indexed with the output's global index (tile_start + t) where the span counts from
+// its own first element (t + k). "" otherwise.
+std::string span_read_at_the_global_index(const Fault& fault, int tile, int width);
+
 // A leading dimension that takes the faulting block's tile to the fault: the faulting
 // offset is the tile's first element + row + col * ld for a (row, col) inside the tile,
 // with `ld` one of `candidates` (another array's rows, a tile's: each with its name,
