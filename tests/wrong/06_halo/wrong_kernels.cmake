@@ -194,3 +194,20 @@ wb_wrong_kernel(step3_store_start_as_the_tile_index
   REPLACE "convolve_stream_tile<Width>(smem_span[buffer], smem_weights, gmem_out, n, tile);"
   EXPECT "step 3.*Likely cause: only outputs 0 to [0-9]+ were written.*every tile's store started at its tile index t")
 
+
+# The wait and its barrier placed before the next tile's load and commit: wait<1> finds
+# the tile about to be read the newest group and leaves it in flight. The reader committed
+# again between its wait and its read, which the step's order never does.
+wb_wrong_kernel(step2_wait_before_the_next_load
+  STEP 2
+  FIND "    const int next_tile = tile + gridDim.x;\n    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n    wb::cp_async_wait<1>();  // this tile's group has landed; the next one's may still travel\n    __syncthreads();         // everyone's copies of this tile, and the weights, visible to all\n"
+  REPLACE "    wb::cp_async_wait<1>();\n    __syncthreads();\n    const int next_tile = tile + gridDim.x;\n    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n"
+  EXPECT "step 2.*Likely cause: .*and it committed another group after that wait, before this read: the wait comes before the next tile's load and its commit")
+
+# The commit placed before the next tile's load: each tile's copies join the group
+# committed an iteration later.
+wb_wrong_kernel(step2_commit_before_the_next_load
+  STEP 2
+  FIND "    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n    wb::cp_async_wait<1>();  // this tile's group has landed; the next one's may still travel\n"
+  REPLACE "    wb::cp_async_commit();\n    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_wait<1>();\n"
+  EXPECT "step 2.*Likely cause: .*its waits found copies issued but not committed: the commit comes before the load it means to close")

@@ -51,6 +51,24 @@ std::string in_flight_read_cause(const sim::LaunchStats& stats, int step_wait, c
                   "wait<" + std::to_string(read.last_wait) + "> always lands the tile being computed.";
   }
   if (step_wait >= 0 && read.last_wait == step_wait) {
+    // The step loads and commits the next tile, then waits, then reads: a reading thread
+    // that committed again between its wait and its read has the wait first.
+    const bool own_copy = read.issuer.x == read.reader.x && read.issuer.y == read.reader.y;
+    if (own_copy && read.commits > read.commits_at_last_wait && read.group + 1 == read.commits_at_last_wait) {
+      return left + ", and it committed another group after that wait, before this read: the wait comes before the "
+                    "next tile's load and its commit, so wait<" + std::to_string(step_wait) +
+                    "> finds the tile about to be read the newest group and leaves it in flight. Load and commit the "
+                    "next tile first, then wait.";
+    }
+    // Copies issued and not committed at a wait: the commit comes before the loads it
+    // means to close, so each tile's copies join the group committed an iteration later.
+    for (const auto& [warning, count] : stats.warnings) {
+      if (count > 0 && warning.find("issued but not committed") != std::string::npos) {
+        return left + "; and its waits found copies issued but not committed: the commit comes before the load it "
+                      "means to close, so each tile's copies join the group committed an iteration later and "
+                      "wait<" + std::to_string(step_wait) + "> leaves them in flight. Commit after the load.";
+      }
+    }
     return left + ", as the step's pipeline means it to. So the stage read is not the one holding the tile the "
                   "wait has just landed: the read and the load in flight share a stage (the read's stage index "
                   "ahead, or the load's stage index the one being read, where the other stage is meant), or "
