@@ -118,6 +118,14 @@ wb_wrong_kernel(source_without_the_tile_origin
   REPLACE "&gmem_in[gmem_layout(row, col)]"
   EXPECT "step 1.*every wrong tile holds the data of the array's first tile.*gmem_in for gmem_tile_in")
 
+# The source's row and column exchanged, layout(col, row): thread (0, 0)'s second copy,
+# meant for (32, 0), reads (0, 32), past the tile's 16 columns.
+wb_wrong_kernel(source_row_and_column_exchanged
+  STEP 1
+  FIND "&gmem_tile_in[gmem_layout(row, col)]"
+  REPLACE "&gmem_tile_in[gmem_layout(col, row)]"
+  EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\(0, 0\\) read element \\(0, 32\\) of the input.*as element number 2 of its walk from \\(0, 0\\), where the walk is at \\(32, 0\\): the row and the column are exchanged in the index of that read")
+
 wb_wrong_kernel(out_of_bounds_tail
   STEP 2
   FIND "col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows;"
@@ -179,14 +187,6 @@ wb_wrong_kernel(loops_bounded_by_the_array
   REPLACE "  for (int col = thread_coord.col; col < cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < rows; row += kThreadRows) {"
   EXPECT "step 2.*as element number 21 of its walk.*the row loop bounded by the array's rows \\(300\\) and likely, the same way, the column loop bounded by the array's columns \\(40\\)")
 
-# The source's row and column exchanged, layout(col, row): thread (0, 0)'s second copy,
-# meant for (32, 0), reads (0, 32), past the tile's 16 columns.
-wb_wrong_kernel(source_row_and_column_exchanged
-  STEP 1
-  FIND "&gmem_tile_in[gmem_layout(row, col)]"
-  REPLACE "&gmem_tile_in[gmem_layout(col, row)]"
-  EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\(0, 0\\) read element \\(0, 32\\) of the input.*as element number 2 of its walk from \\(0, 0\\), where the walk is at \\(32, 0\\): the row and the column are exchanged in the index of that read")
-
 # Step 2's copies as a flat loop over the valid count through coord(): a partial tile's
 # valid elements land in its first words in a row, not in each column's first rows.
 wb_wrong_kernel(flat_copy_over_the_valid_count
@@ -194,4 +194,3 @@ wb_wrong_kernel(flat_copy_over_the_valid_count
   FIND "  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }"
   REPLACE "  for (int index = threadIdx.x; index < valid_rows * valid_cols; index += kThreads) {\n    const wb::Coord element = smem_layout.coord(index);\n    wb::cp_async(&smem_tile[smem_layout(element.row, element.col)], &gmem_tile_in[gmem_layout(element.row, element.col)]);\n  }"
   EXPECT "step 2.*The block's copies walk words 0 to [0-9]+ in a row, as many words as its reads.*a flat index over valid_rows \\* valid_cols")
-

@@ -73,54 +73,6 @@ wb_wrong_kernel(store_row_bound_one_past
   REPLACE "    if (element.row <= valid_rows && element.col < valid_cols) {\n      gmem_tile_out[gmem_layout(element.row, element.col)] =\n          smem_tile[smem_layout(element.row, element.col)];"
   EXPECT "step 1.*the kernel wrote 1 elements outside the output.*Likely cause: the one element past the output's end is where row [0-9]+ of the last column would be.*`<=` where `<` is meant")
 
-# Step 2: the padding for the row reads.
-wb_wrong_kernel(unpadded
-  STEP 2
-  FIND "  padding = 1;  // stride 129"
-  REPLACE "  padding = 0;  // stride 128"
-  EXPECT "step 2.*stride 128 \\(padding 0\\).*a 32-way bank conflict")
-
-# The seed's +2: right for chapter 3's transposed read, 2-way for a 32-wide row read.
-wb_wrong_kernel(plus_two_for_row_reads
-  STEP 2
-  FIND "  padding = 1;  // stride 129"
-  REPLACE "  padding = 2;  // stride 130"
-  EXPECT "step 2.*stride 130 \\(padding 2\\).*a 2-way bank conflict")
-
-# The padding declared, then bypassed: both the copy and the reads index the tile by
-# hand with 128. The results stay right and the stride declared is 129, so only the
-# simulator's wavefront counters can see it (fails until they land).
-wb_wrong_kernel(layout_bypassed_by_hand
-  STEP 2
-  FIND "wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_strip[gmem_layout(tile_row + row, col)]);\n      }\n    }\n    wb::cp_async_wait_all();\n    __syncthreads();\n    // Warp w reads the rows w, w + 8, w + 16, ...; its 32 lanes the 32 columns of each:\n    // lane c reads the word row + stride * c, in bank (row + stride * c) % 32.\n    if (sum_coord.col < valid_cols) {\n      for (int row = sum_coord.row; row < valid_rows; row += kWarps) {\n        sum += smem_tile[smem_layout(row, sum_coord.col)];"
-  REPLACE "wb::cp_async(&smem_tile[row + kTileRows * col], &gmem_strip[gmem_layout(tile_row + row, col)]);\n      }\n    }\n    wb::cp_async_wait_all();\n    __syncthreads();\n    if (sum_coord.col < valid_cols) {\n      for (int row = sum_coord.row; row < valid_rows; row += kWarps) {\n        sum += smem_tile[row + kTileRows * sum_coord.col];"
-  EXPECT "step 2.*shared loads: [0-9.]+ wavefronts per request.*worst at [^ ]*padded.cu:[0-9]+, 32.0 per request")
-
-# No barrier between the reads of one tile and the copies of the next: the next tile's
-# copies overwrite floats other warps still read. Diagnosed by the simulator's race check
-# (fails until it lands: today the sums are merely wrong).
-wb_wrong_kernel(missing_barrier_before_next_tile
-  STEP 2
-  FIND "    __syncthreads();  // every warp has read this tile before the next one overwrites it\n"
-  REPLACE ""
-  EXPECT "step 2.*the __syncthreads\\(\\) at the end of the loop body")
-
-# A negative padding: a stride of 127 makes each column's last row share its word with
-# the next column's first, which the two copies' elements prove.
-wb_wrong_kernel(negative_padding
-  STEP 2
-  FIND "  padding = 1;"
-  REPLACE "  padding = -1;"
-  EXPECT "step 2.*two threads write smem_tile.*Likely cause: .*copied two different elements of block \\([0-9]+, 0\\)'s tile of the input.*\\(127, [0-9]+\\) and \\(0, [0-9]+\\), into one word.*Both fit a shared index row \\+ col \\* 127: a column stride of 127 where a column of the tile holds 128 rows")
-
-# The row read indexed by hand with the unpadded stride while the copies went through
-# the padded layout: the reads take words the copies never filled (the padding).
-wb_wrong_kernel(row_read_indexed_with_stride_128
-  STEP 2
-  FIND "        sum += smem_tile[smem_layout(row, sum_coord.col)];"
-  REPLACE "        sum += smem_tile[row + kTileRows * sum_coord.col];"
-  EXPECT "step 2.*sums .* are wrong.*Likely cause: thread.*the reads forget the padding")
-
 # The store's guard with the row and column bounds exchanged: in every whole (128,16)
 # tile only its first 16 rows are stored.
 wb_wrong_kernel(store_bounds_exchanged
@@ -175,3 +127,51 @@ wb_wrong_kernel(wait_and_barrier_inside_the_copy_loop
   FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();"
   REPLACE "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n      wb::cp_async_wait_all();\n      __syncthreads();\n    }\n  }"
   EXPECT "step 1.*a wait after each copy keeps one copy in flight.*Each wait has a __syncthreads\\(\\) after it too \\(8 barriers a block where the step has one\\): move both")
+
+# Step 2: the padding for the row reads.
+wb_wrong_kernel(unpadded
+  STEP 2
+  FIND "  padding = 1;  // stride 129"
+  REPLACE "  padding = 0;  // stride 128"
+  EXPECT "step 2.*stride 128 \\(padding 0\\).*a 32-way bank conflict")
+
+# The seed's +2: right for chapter 3's transposed read, 2-way for a 32-wide row read.
+wb_wrong_kernel(plus_two_for_row_reads
+  STEP 2
+  FIND "  padding = 1;  // stride 129"
+  REPLACE "  padding = 2;  // stride 130"
+  EXPECT "step 2.*stride 130 \\(padding 2\\).*a 2-way bank conflict")
+
+# The padding declared, then bypassed: both the copy and the reads index the tile by
+# hand with 128. The results stay right and the stride declared is 129, so only the
+# simulator's wavefront counters can see it (fails until they land).
+wb_wrong_kernel(layout_bypassed_by_hand
+  STEP 2
+  FIND "wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_strip[gmem_layout(tile_row + row, col)]);\n      }\n    }\n    wb::cp_async_wait_all();\n    __syncthreads();\n    // Warp w reads the rows w, w + 8, w + 16, ...; its 32 lanes the 32 columns of each:\n    // lane c reads the word row + stride * c, in bank (row + stride * c) % 32.\n    if (sum_coord.col < valid_cols) {\n      for (int row = sum_coord.row; row < valid_rows; row += kWarps) {\n        sum += smem_tile[smem_layout(row, sum_coord.col)];"
+  REPLACE "wb::cp_async(&smem_tile[row + kTileRows * col], &gmem_strip[gmem_layout(tile_row + row, col)]);\n      }\n    }\n    wb::cp_async_wait_all();\n    __syncthreads();\n    if (sum_coord.col < valid_cols) {\n      for (int row = sum_coord.row; row < valid_rows; row += kWarps) {\n        sum += smem_tile[row + kTileRows * sum_coord.col];"
+  EXPECT "step 2.*shared loads: [0-9.]+ wavefronts per request.*worst at [^ ]*padded.cu:[0-9]+, 32.0 per request")
+
+# No barrier between the reads of one tile and the copies of the next: the next tile's
+# copies overwrite floats other warps still read. Diagnosed by the simulator's race check
+# (fails until it lands: today the sums are merely wrong).
+wb_wrong_kernel(missing_barrier_before_next_tile
+  STEP 2
+  FIND "    __syncthreads();  // every warp has read this tile before the next one overwrites it\n"
+  REPLACE ""
+  EXPECT "step 2.*the __syncthreads\\(\\) at the end of the loop body")
+
+# A negative padding: a stride of 127 makes each column's last row share its word with
+# the next column's first, which the two copies' elements prove.
+wb_wrong_kernel(negative_padding
+  STEP 2
+  FIND "  padding = 1;"
+  REPLACE "  padding = -1;"
+  EXPECT "step 2.*two threads write smem_tile.*Likely cause: .*copied two different elements of block \\([0-9]+, 0\\)'s tile of the input.*\\(127, [0-9]+\\) and \\(0, [0-9]+\\), into one word.*Both fit a shared index row \\+ col \\* 127: a column stride of 127 where a column of the tile holds 128 rows")
+
+# The row read indexed by hand with the unpadded stride while the copies went through
+# the padded layout: the reads take words the copies never filled (the padding).
+wb_wrong_kernel(row_read_indexed_with_stride_128
+  STEP 2
+  FIND "        sum += smem_tile[smem_layout(row, sum_coord.col)];"
+  REPLACE "        sum += smem_tile[row + kTileRows * sum_coord.col];"
+  EXPECT "step 2.*sums .* are wrong.*Likely cause: thread.*the reads forget the padding")

@@ -17,6 +17,39 @@ wb_wrong_kernel(tile_origin_counted_twice
   REPLACE "      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(tile_row + row, tile_col + col)];"
   EXPECT "step 1.*Likely cause: the tile's (row |column )?origin is counted twice: block \\([0-9]+, [0-9]+\\)'s tile of the input starts at")
 
+# Step 1 reads from the array's start (gmem_in) where the block's tile (gmem_tile_in) is
+# meant: every output tile holds the transpose of the input's first tile.
+wb_wrong_kernel(naive_read_from_the_array_start
+  STEP 1
+  FIND "gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
+  REPLACE "gmem_tile_out[gmem_out_layout(col, row)] = gmem_in[gmem_in_layout(row, col)];"
+  EXPECT "step 1.*Likely cause: every wrong tile holds the data of the array's first tile \\(.*gmem_in for gmem_tile_in")
+
+# The naive transpose's bounds add the tile's origin to the tile's own coordinates: every
+# block but the first stores nothing at 256x32.
+wb_wrong_kernel(naive_bounds_with_the_tile_origin
+  STEP 1
+  FIND "  for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out"
+  REPLACE "  for (int col = thread_coord.col; tile_col + col < valid_cols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; tile_row + row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out"
+  EXPECT "step 1.*only the output's first tile was written.*or the other blocks' loops never ran")
+
+
+# The naive store indexed with the input's leading dimension: thread 16's second store,
+# meant for element (0, 48) of the output, lands 48 * rows floats on, past its end.
+wb_wrong_kernel(naive_store_with_the_input_leading_dimension
+  STEP 1
+  FIND "gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
+  REPLACE "gmem_tile_out[col + row * rows] = gmem_tile_in[gmem_in_layout(row, col)];"
+  EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\(16, 0\\)'s store number 2 is meant for element \\(0, 48\\) of the output.*the input's rows \\(256\\) as the leading dimension in the store's index")
+
+# The naive transpose's loop steps exchanged: rows stepped by 8 and columns by 32, so the
+# threads reach the tile's first 8 columns only (and some rows twice).
+wb_wrong_kernel(naive_loop_steps_exchanged
+  STEP 1
+  FIND "  for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out"
+  REPLACE "  for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadRows) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadCols) {\n      gmem_tile_out"
+  EXPECT "step 1.*Likely cause: the output's right elements are exactly the input elements that the threads reach with their loops' steps exchanged: rows stepped by 8 and columns by 32")
+
 # Step 2: the transpose through shared memory.
 wb_wrong_kernel(missing_wait
   STEP 2
@@ -57,6 +90,40 @@ wb_wrong_kernel(store_loops_from_load_coord
   REPLACE "  for (int col = load_coord.col; col < kTileRows; col += kStoreThreadCols) {\n    for (int row = load_coord.row; row < kTileCols; row += kStoreThreadRows) {"
   EXPECT "step 2.*Likely cause: exactly the output elements that the write out's loops reach from load_coord were written")
 
+# Step 2 writes through the output array's pointer (gmem_out) where the block's tile
+# (gmem_tile_out) is meant: every block stores into the output's first tile. Which block
+# stores last varies from run to run: where it is block 0, the first tile is right and the
+# others unwritten, and the report gives that reading.
+wb_wrong_kernel(store_into_the_array_start
+  STEP 2
+  FIND "    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {\n      gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];"
+  REPLACE "    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {\n      gmem_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];"
+  EXPECT "step 2.*Likely cause: .*[Tt]he tile's origin (is )?left out where the output is written: the array's pointer.*gmem_out.*where the tile's.*gmem_tile_out.*is meant")
+
+wb_wrong_kernel(write_out_row_loop_one_past
+  STEP 2
+  FIND "for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows)"
+  REPLACE "for (int row = store_coord.row; row <= kTileCols; row += kStoreThreadRows)"
+  EXPECT "step 2.*Likely cause: thread 0 read word 2048 of smem_tile, the transposed view's \\(16, 0\\).*Either the write out's row loop goes past the output tile's rows: bounded by `<=` where `<` is meant, or by the input tile's rows.*or the write out reads the shared tile through its own layout")
+
+# The write out reads the shared tile through its own layout, smem_layout(row, col), with
+# the output tile's coordinates: its columns run past the shared tile's 16. Thread 0's
+# second read is also where a row loop one past reaches; the others' are not.
+wb_wrong_kernel(write_out_reads_the_tile_untransposed
+  STEP 2
+  FIND "smem_tile[smem_transposed(row, col)]"
+  REPLACE "smem_tile[smem_layout(row, col)]"
+  EXPECT "step 2.*Likely cause: thread [0-9]+ read word [0-9]+ of smem_tile.*the write out reads the shared tile through its own layout, smem_layout\\(row, col\\)")
+
+# The write out's column loop dropped, one pass of the 16x16 store threads: the columns
+# stop at 16, the output tile's row count, where bounds exchanged stop them too, so both
+# are named.
+wb_wrong_kernel(write_out_one_pass_of_the_columns
+  STEP 2
+  FIND "  for (int col = store_coord.col; col < kTileRows; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {\n      gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];\n    }\n  }"
+  REPLACE "  {\n    const int col = store_coord.col;\n    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {\n      gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];\n    }\n  }"
+  EXPECT "step 2.*Likely cause: in every whole tile \\(16x128\\) only rows 0 to 15 and columns 0 to 15 were written.*Either the columns' bound is the rows'.*or the column loop makes one pass of the threads")
+
 # Step 3: the padding and any shape.
 wb_wrong_kernel(unpadded_tile
   STEP 3
@@ -93,24 +160,6 @@ wb_wrong_kernel(store_bounds_not_transposed
   REPLACE "  for (int col = store_coord.col; col < valid_cols; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < valid_rows; row += kStoreThreadRows) {"
   EXPECT "step 3.*transpose.cu:[0-9]+: .*a load of 4 bytes at bytes \\[[0-9]+, [0-9]+\\) of smem_tile, a __shared__ array of another kernel, transpose_tile_kernel.*past the end of this kernel's smem_tile, which has 8312 bytes")
 
-# Step 1 reads from the array's start (gmem_in) where the block's tile (gmem_tile_in) is
-# meant: every output tile holds the transpose of the input's first tile.
-wb_wrong_kernel(naive_read_from_the_array_start
-  STEP 1
-  FIND "gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
-  REPLACE "gmem_tile_out[gmem_out_layout(col, row)] = gmem_in[gmem_in_layout(row, col)];"
-  EXPECT "step 1.*Likely cause: every wrong tile holds the data of the array's first tile \\(.*gmem_in for gmem_tile_in")
-
-# Step 2 writes through the output array's pointer (gmem_out) where the block's tile
-# (gmem_tile_out) is meant: every block stores into the output's first tile. Which block
-# stores last varies from run to run: where it is block 0, the first tile is right and the
-# others unwritten, and the report gives that reading.
-wb_wrong_kernel(store_into_the_array_start
-  STEP 2
-  FIND "    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {\n      gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];"
-  REPLACE "    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {\n      gmem_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];"
-  EXPECT "step 2.*Likely cause: .*[Tt]he tile's origin (is )?left out where the output is written: the array's pointer.*gmem_out.*where the tile's.*gmem_tile_out.*is meant")
-
 # The write out's loops one past the output tile, read past the shared tile's end: the
 # column loop (`col <= valid_rows`) at step 3's padded stride, the row loop (`row <=
 # kTileCols`) at step 2's.
@@ -120,29 +169,6 @@ wb_wrong_kernel(write_out_column_loop_one_past
   REPLACE "for (int col = store_coord.col; col <= valid_rows; col += kStoreThreadCols)"
   EXPECT "step 3.*Likely cause: thread 15 read word 2078 of smem_tile, the transposed view's \\(15, 128\\).*The write out's column loop is bounded by `<=` where `<` is meant")
 
-wb_wrong_kernel(write_out_row_loop_one_past
-  STEP 2
-  FIND "for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows)"
-  REPLACE "for (int row = store_coord.row; row <= kTileCols; row += kStoreThreadRows)"
-  EXPECT "step 2.*Likely cause: thread 0 read word 2048 of smem_tile, the transposed view's \\(16, 0\\).*Either the write out's row loop goes past the output tile's rows: bounded by `<=` where `<` is meant, or by the input tile's rows.*or the write out reads the shared tile through its own layout")
-
-# The naive transpose's bounds add the tile's origin to the tile's own coordinates: every
-# block but the first stores nothing at 256x32.
-wb_wrong_kernel(naive_bounds_with_the_tile_origin
-  STEP 1
-  FIND "  for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out"
-  REPLACE "  for (int col = thread_coord.col; tile_col + col < valid_cols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; tile_row + row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out"
-  EXPECT "step 1.*only the output's first tile was written.*or the other blocks' loops never ran")
-
-
-# The naive store indexed with the input's leading dimension: thread 16's second store,
-# meant for element (0, 48) of the output, lands 48 * rows floats on, past its end.
-wb_wrong_kernel(naive_store_with_the_input_leading_dimension
-  STEP 1
-  FIND "gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
-  REPLACE "gmem_tile_out[col + row * rows] = gmem_tile_in[gmem_in_layout(row, col)];"
-  EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\(16, 0\\)'s store number 2 is meant for element \\(0, 48\\) of the output.*the input's rows \\(256\\) as the leading dimension in the store's index")
-
 # The write out's index with the row and the column exchanged: at the first shape every
 # store stays inside the output, and the wrong values say which index is exchanged.
 wb_wrong_kernel(write_out_row_and_column_exchanged
@@ -150,29 +176,3 @@ wb_wrong_kernel(write_out_row_and_column_exchanged
   FIND "gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];"
   REPLACE "gmem_tile_out[gmem_out_layout(col, row)] = smem_tile[smem_transposed(row, col)];"
   EXPECT "step 3.*Likely cause: each wrong element holds the value meant for the element of its tile with row and column exchanged")
-
-# The write out reads the shared tile through its own layout, smem_layout(row, col), with
-# the output tile's coordinates: its columns run past the shared tile's 16. Thread 0's
-# second read is also where a row loop one past reaches; the others' are not.
-wb_wrong_kernel(write_out_reads_the_tile_untransposed
-  STEP 2
-  FIND "smem_tile[smem_transposed(row, col)]"
-  REPLACE "smem_tile[smem_layout(row, col)]"
-  EXPECT "step 2.*Likely cause: thread [0-9]+ read word [0-9]+ of smem_tile.*the write out reads the shared tile through its own layout, smem_layout\\(row, col\\)")
-
-# The naive transpose's loop steps exchanged: rows stepped by 8 and columns by 32, so the
-# threads reach the tile's first 8 columns only (and some rows twice).
-wb_wrong_kernel(naive_loop_steps_exchanged
-  STEP 1
-  FIND "  for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out"
-  REPLACE "  for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadRows) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadCols) {\n      gmem_tile_out"
-  EXPECT "step 1.*Likely cause: the output's right elements are exactly the input elements that the threads reach with their loops' steps exchanged: rows stepped by 8 and columns by 32")
-
-# The write out's column loop dropped, one pass of the 16x16 store threads: the columns
-# stop at 16, the output tile's row count, where bounds exchanged stop them too, so both
-# are named.
-wb_wrong_kernel(write_out_one_pass_of_the_columns
-  STEP 2
-  FIND "  for (int col = store_coord.col; col < kTileRows; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {\n      gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];\n    }\n  }"
-  REPLACE "  {\n    const int col = store_coord.col;\n    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {\n      gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];\n    }\n  }"
-  EXPECT "step 2.*Likely cause: in every whole tile \\(16x128\\) only rows 0 to 15 and columns 0 to 15 were written.*Either the columns' bound is the rows'.*or the column loop makes one pass of the threads")

@@ -39,6 +39,22 @@ wb_wrong_kernel(a_rows_without_the_block_origin
   REPLACE "    load_tile_sync(smem_a, smem_a_layout, gmem_a + k0 * m, m, valid_m, valid_k);"
   EXPECT "step 1.*Likely cause: every row of blocks computed the first one's rows of C.*left out of A's address")
 
+# The two tile loads exchanged: smem_a filled from B and smem_b from A. Each tile of C
+# holds its own transpose, as with A and B exchanged in the reads: both are named.
+wb_wrong_kernel(step1_loads_exchanged
+  STEP 1
+  FIND "    load_tile_sync(smem_a, smem_a_layout, gmem_a_rows + k0 * m, m, valid_m, valid_k);\n    load_tile_sync(smem_b, smem_b_layout, gmem_b_rows + k0 * n, n, valid_n, valid_k);"
+  REPLACE "    load_tile_sync(smem_a, smem_a_layout, gmem_b_rows + k0 * n, n, valid_n, valid_k);\n    load_tile_sync(smem_b, smem_b_layout, gmem_a_rows + k0 * m, m, valid_m, valid_k);"
+  EXPECT "step 1.*Likely cause: each 128x128 tile of C holds its own transpose: A and B are exchanged where the tile is computed, either in the loads")
+
+# B's load given A's source (a copy-paste slip): the same C as B's fragments read from
+# A's tile, so both are named.
+wb_wrong_kernel(step1_b_loaded_from_a
+  STEP 1
+  FIND "    load_tile_sync(smem_b, smem_b_layout, gmem_b_rows + k0 * n, n, valid_n, valid_k);"
+  REPLACE "    load_tile_sync(smem_b, smem_b_layout, gmem_a_rows + k0 * m, m, valid_m, valid_k);"
+  EXPECT "step 1.*Likely cause: C is exactly the product that reads B's fragments from A's shared tile: either .* or smem_b is loaded from A")
+
 # The seed's race: no barrier between the wait and the reads of the tile. A thread's
 # wait makes its own copies visible to itself only; the simulator's race check names
 # the cp.async of one thread and the read of another, under every schedule.
@@ -69,6 +85,14 @@ wb_wrong_kernel(b_tile_bounded_by_valid_m
   FIND "    load_tile_async(smem_b, smem_b_layout, gmem_b_rows + k0 * n, n, valid_n, valid_k);"
   REPLACE "    load_tile_async(smem_b, smem_b_layout, gmem_b_rows + k0 * n, n, valid_m, valid_k);"
   EXPECT "step 2.*Likely cause: block \\([0-9]+, 1\\)'s thread \\([0-9]+, [0-9]+\\) read row [0-9]+ of its tile of B in the last column, past B's end: its tile has 8 valid rows, and A's has [0-9]+. B's tile is loaded with A's valid rows or with no bound on its rows \\(the whole tile's [0-9]+\\): bound it by its own \\(valid_n\\)")
+
+# load_tile_async steps through A's and B's columns by the shared tile's rows (128) where
+# they are ld floats apart: every column after a tile's first comes from elsewhere.
+wb_wrong_kernel(copies_step_global_columns_by_the_tile_rows
+  STEP 2
+  FIND "inside ? &gmem_tile[row + col * ld] : gmem_tile"
+  REPLACE "inside ? &gmem_tile[row + col * kTileM] : gmem_tile"
+  EXPECT "step 2.*Likely cause: C is exactly the product whose copies read column kk of each k-tile kk \\* 128 floats after its first column instead of kk \\* ld")
 
 # wait<0> where the pipeline asks for wait<kStages - 2>: every copy lands at each wait,
 # the next tile's too, and nothing is left in flight while a tile is computed.
@@ -171,14 +195,6 @@ wb_wrong_kernel(b_fragment_from_a_stage
   REPLACE "&smem_a_stage[smem_b4_layout(micro_col(thread_coord.col, v), kk)]"
   EXPECT "step 4.*Likely cause: C is exactly the product that reads B's fragments from A's shared tile")
 
-# load_tile_async steps through A's and B's columns by the shared tile's rows (128) where
-# they are ld floats apart: every column after a tile's first comes from elsewhere.
-wb_wrong_kernel(copies_step_global_columns_by_the_tile_rows
-  STEP 2
-  FIND "inside ? &gmem_tile[row + col * ld] : gmem_tile"
-  REPLACE "inside ? &gmem_tile[row + col * kTileM] : gmem_tile"
-  EXPECT "step 2.*Likely cause: C is exactly the product whose copies read column kk of each k-tile kk \\* 128 floats after its first column instead of kk \\* ld")
-
 # Step 4's A fragment indexes a float4 pointer with the layout's float offset: four times
 # as far, and past the stages before the last kk.
 wb_wrong_kernel(float4_pointer_indexed_in_floats
@@ -186,6 +202,14 @@ wb_wrong_kernel(float4_pointer_indexed_in_floats
   FIND "*reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)])"
   REPLACE "reinterpret_cast<const float4*>(smem_a_stage)[smem_a4_layout(micro_row(thread_coord.row, v), kk)]"
   EXPECT "step 4.*Likely cause: block \\([0-9]+, [0-9]+\\)'s thread [0-9]+ read A's fragments at floats .* of smem_a, the last past its end: each is 4 times the offset of the float it was meant to start at")
+
+# Both of step 4's fragment loops count float4 fragments and pass the fragment's number
+# to micro_row and micro_col, which take an element index.
+wb_wrong_kernel(fragment_numbers_as_element_indices
+  STEP 4
+  FIND "      for (int v = 0; v < kMicroM; v += kVector) {\n        const float4 a4 = *reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)]);\n        a_frag[v] = a4.x, a_frag[v + 1] = a4.y, a_frag[v + 2] = a4.z, a_frag[v + 3] = a4.w;\n      }\n      WB_UNROLL\n      for (int v = 0; v < kMicroN; v += kVector) {\n        const float4 b4 = *reinterpret_cast<const float4*>(&smem_b_stage[smem_b4_layout(micro_col(thread_coord.col, v), kk)]);\n        b_frag[v] = b4.x, b_frag[v + 1] = b4.y, b_frag[v + 2] = b4.z, b_frag[v + 3] = b4.w;"
+  REPLACE "      for (int v = 0; v < kMicroM / kVector; ++v) {\n        const float4 a4 = *reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)]);\n        a_frag[v * kVector] = a4.x, a_frag[v * kVector + 1] = a4.y, a_frag[v * kVector + 2] = a4.z, a_frag[v * kVector + 3] = a4.w;\n      }\n      WB_UNROLL\n      for (int v = 0; v < kMicroN / kVector; ++v) {\n        const float4 b4 = *reinterpret_cast<const float4*>(&smem_b_stage[smem_b4_layout(micro_col(thread_coord.col, v), kk)]);\n        b_frag[v * kVector] = b4.x, b_frag[v * kVector + 1] = b4.y, b_frag[v * kVector + 2] = b4.z, b_frag[v * kVector + 3] = b4.w;"
+  EXPECT "step 4.*Likely cause: fragment v of A \\(4 elements\\) was read from micro_row\\(thread_coord.row, v\\).*B's fragments are read the same way")
 
 # Step 5 refills the stage at its last kk before the barrier: a fast thread's copies
 # overwrite the stage while a slow one still reads its column 14.
@@ -224,18 +248,9 @@ wb_wrong_kernel(step5_next_column_from_the_refilled_stage
   REPLACE ""
   EXPECT "step 5.*Likely cause: .*read that stage with no barrier between, after committing that same group itself.*column 0 of the next tile, in stage \\(k_tile \\+ 1\\) % kStages")
 
-# Both of step 4's fragment loops count float4 fragments and pass the fragment's number
-# to micro_row and micro_col, which take an element index.
-wb_wrong_kernel(fragment_numbers_as_element_indices
-  STEP 4
-  FIND "      for (int v = 0; v < kMicroM; v += kVector) {\n        const float4 a4 = *reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)]);\n        a_frag[v] = a4.x, a_frag[v + 1] = a4.y, a_frag[v + 2] = a4.z, a_frag[v + 3] = a4.w;\n      }\n      WB_UNROLL\n      for (int v = 0; v < kMicroN; v += kVector) {\n        const float4 b4 = *reinterpret_cast<const float4*>(&smem_b_stage[smem_b4_layout(micro_col(thread_coord.col, v), kk)]);\n        b_frag[v] = b4.x, b_frag[v + 1] = b4.y, b_frag[v + 2] = b4.z, b_frag[v + 3] = b4.w;"
-  REPLACE "      for (int v = 0; v < kMicroM / kVector; ++v) {\n        const float4 a4 = *reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)]);\n        a_frag[v * kVector] = a4.x, a_frag[v * kVector + 1] = a4.y, a_frag[v * kVector + 2] = a4.z, a_frag[v * kVector + 3] = a4.w;\n      }\n      WB_UNROLL\n      for (int v = 0; v < kMicroN / kVector; ++v) {\n        const float4 b4 = *reinterpret_cast<const float4*>(&smem_b_stage[smem_b4_layout(micro_col(thread_coord.col, v), kk)]);\n        b_frag[v * kVector] = b4.x, b_frag[v * kVector + 1] = b4.y, b_frag[v * kVector + 2] = b4.z, b_frag[v * kVector + 3] = b4.w;"
-  EXPECT "step 4.*Likely cause: fragment v of A \\(4 elements\\) was read from micro_row\\(thread_coord.row, v\\).*B's fragments are read the same way")
-
 # Step 5's kk loop as step 4's, to kTileK: only the first 8 of each k-tile's 16 columns.
 wb_wrong_kernel(step5_columns_to_the_depth_of_step_4
   STEP 5
   FIND "    for (int kk = 0; kk < kDeepTileK; ++kk) {\n      int next_stage = stage;  // where column kk + 1 lies: this stage, or at the last kk the next tile's\n      if (kk == kDeepTileK - 1) {\n        // Every thread read its last fragments of this stage at kk - 1. Past the barrier the\n        // stage is free for tile k_tile + kStages, and tile k_tile + 1 is visible to all.\n        wb::cp_async_wait<kStages - 2>();\n        __syncthreads();\n        load_stage(k_tile + kStages, stage);\n        next_stage = (k_tile + 1) % kStages;\n      }\n      // The next column's fragments travel from shared memory while this column's FMAs run.\n      // (After the last tile this reads a stage that no tile fills any more: unused.)\n      read_fragments(smem_a[next_stage], smem_b[next_stage], (kk + 1) % kDeepTileK, thread_coord,"
   REPLACE "    for (int kk = 0; kk < kTileK; ++kk) {\n      int next_stage = stage;  // where column kk + 1 lies: this stage, or at the last kk the next tile's\n      if (kk == kTileK - 1) {\n        // Every thread read its last fragments of this stage at kk - 1. Past the barrier the\n        // stage is free for tile k_tile + kStages, and tile k_tile + 1 is visible to all.\n        wb::cp_async_wait<kStages - 2>();\n        __syncthreads();\n        load_stage(k_tile + kStages, stage);\n        next_stage = (k_tile + 1) % kStages;\n      }\n      // The next column's fragments travel from shared memory while this column's FMAs run.\n      // (After the last tile this reads a stage that no tile fills any more: unused.)\n      read_fragments(smem_a[next_stage], smem_b[next_stage], (kk + 1) % kTileK, thread_coord,"
   EXPECT "step 5.*Likely cause: C is exactly the product of only the first 8 columns of each 16-column k-tile: the kk loop runs to kTileK")
-

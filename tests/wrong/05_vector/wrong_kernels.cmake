@@ -82,6 +82,15 @@ wb_wrong_kernel(pair_copied_as_one_float
   REPLACE "    wb::cp_async_ca<4>(&smem_tile[smem_8_layout(row, col)], &gmem_tile_in[row + col * rows]);"
   EXPECT "step 1.*Likely cause: .*copies 4 bytes, and every word the block read unfilled is the one after a copy's: the reads expect vectors of 8 bytes")
 
+# Step 1's 8-byte copy loop counting its columns from 0, not the thread's column: every
+# thread of a row of the layout starts at that row's first element. The threads' (row,
+# col) from threadIdx coinciding gives the same evidence, so both are named.
+wb_wrong_kernel(column_loop_from_0
+  STEP 1
+  FIND "  for (int col = thread_coord.col; col < kTileCols; col += thread_8_layout.cols) {"
+  REPLACE "  for (int col = 0; col < kTileCols; col += thread_8_layout.cols) {"
+  EXPECT "step 1.*both threads start at that element: either the column loop counts from 0 where it starts at the thread's column")
+
 # Mixed widths in the GEMM: B's tiles always take the 4-byte fallback.
 wb_wrong_kernel(gemm_b_tiles_in_4_byte_copies
   STEP 2
@@ -167,6 +176,14 @@ wb_wrong_kernel(edge_quads_without_a_source_size
   REPLACE "    wb::cp_async_cg(&smem_tile[smem_gemm_layout(row, col)], inside ? &gmem_tile[row + col * ld] : gmem_tile);"
   EXPECT "step 2.*Likely cause: C is exactly the product in which the last k-tile's columns past k .* hold copies of the tile's first quad")
 
+# Step 2's whole tiles step the global pointer by the shared tile's rows (128) where a
+# column of A or B is ld floats further: a thread's second column comes from elsewhere.
+wb_wrong_kernel(whole_tile_global_column_step_of_the_tile
+  STEP 2
+  FIND "    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * ld);"
+  REPLACE "    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * kGemmTile);"
+  EXPECT "step 2.*Likely cause: C is exactly the product whose copies read a thread's first column of each k-tile right and the columns after it \\(its loop's col, 8 apart\\) col \\* 128 floats further instead of col \\* ld")
+
 # 16-byte copies of an odd-length tail: the last, partial quad copied whole, past the
 # array's end.
 # The test of a whole quad with `<` for `<=`: each tile's last quad, ending exactly at
@@ -235,14 +252,6 @@ wb_wrong_kernel(float_index_on_float4_pointers
   FIND "    wb::cp_async_cg(&smem_tile[first], &gmem_tile_in[first]);"
   REPLACE "    wb::cp_async_cg(reinterpret_cast<float4*>(smem_tile) + first, reinterpret_cast<const float4*>(gmem_tile_in) + first);"
   EXPECT "step 3.*Likely cause: block 0's thread [0-9]+ read float [0-9]+ of its tile with its first copy, where its quad starts at float [0-9]+: four times as far. Either a float index is added to a float4 pointer, which moves 16 bytes a step, or an offset in bytes")
-
-# Step 2's whole tiles step the global pointer by the shared tile's rows (128) where a
-# column of A or B is ld floats further: a thread's second column comes from elsewhere.
-wb_wrong_kernel(whole_tile_global_column_step_of_the_tile
-  STEP 2
-  FIND "    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * ld);"
-  REPLACE "    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * kGemmTile);"
-  EXPECT "step 2.*Likely cause: C is exactly the product whose copies read a thread's first column of each k-tile right and the columns after it \\(its loop's col, 8 apart\\) col \\* 128 floats further instead of col \\* ld")
 
 # Step 3's source offset counted in bytes on a float pointer: four times as far too.
 wb_wrong_kernel(source_offset_in_bytes_on_a_float_pointer

@@ -149,6 +149,32 @@ wb_wrong_kernel(first_tile_start_in_step_1_tiles
   REPLACE "  load_span_async<kStreamTile, kHalo>(smem_span[0], gmem_in, n, blockIdx.x * kTile);"
   EXPECT "step 2.*Likely cause: each wrong tile holds the outputs that start at its tile's number times 256 instead of times 2048.*counted in step 1's tiles \\(kTile\\), 256 elements")
 
+# Step 2 loads the next tile into the buffer being read (buffer where buffer ^ 1 is
+# meant): the read and the load in flight share a buffer.
+wb_wrong_kernel(next_tile_into_the_buffer_read
+  STEP 2
+  FIND "      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);"
+  REPLACE "      load_span_async<kStreamTile, kHalo>(smem_span[buffer], gmem_in, n, next_tile * kStreamTile);"
+  EXPECT "step 2.*Likely cause: .*the read and the load in flight share a stage \\(the read's stage index ahead, or the load's stage index the one being read")
+
+
+# The wait and its barrier placed before the next tile's load and commit: wait<1> finds
+# the tile about to be read the newest group and leaves it in flight. The reader committed
+# again between its wait and its read, which the step's order never does.
+wb_wrong_kernel(step2_wait_before_the_next_load
+  STEP 2
+  FIND "    const int next_tile = tile + gridDim.x;\n    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n    wb::cp_async_wait<1>();  // this tile's group has landed; the next one's may still travel\n    __syncthreads();         // everyone's copies of this tile, and the weights, visible to all\n"
+  REPLACE "    wb::cp_async_wait<1>();\n    __syncthreads();\n    const int next_tile = tile + gridDim.x;\n    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n"
+  EXPECT "step 2.*Likely cause: .*and it committed another group after that wait, before this read: the wait comes before the next tile's load and its commit")
+
+# The commit placed before the next tile's load: each tile's copies join the group
+# committed an iteration later.
+wb_wrong_kernel(step2_commit_before_the_next_load
+  STEP 2
+  FIND "    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n    wb::cp_async_wait<1>();  // this tile's group has landed; the next one's may still travel\n"
+  REPLACE "    wb::cp_async_commit();\n    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_wait<1>();\n"
+  EXPECT "step 2.*Likely cause: .*its waits found copies issued but not committed: the commit comes before the load it means to close")
+
 # Step 3's weights loaded by one warp's lanes: enough up to width 32, not at 33.
 wb_wrong_kernel(weights_loaded_by_one_warp
   STEP 3
@@ -178,14 +204,6 @@ wb_wrong_kernel(first_tile_start_in_tiles
   REPLACE "  load_span_async<kStreamTile, halo>(smem_span[0], gmem_in, n, blockIdx.x);"
   EXPECT "step 3.*each wrong tile holds the outputs that start at its tile's number instead of its first element.*passed as a tile index")
 
-# Step 2 loads the next tile into the buffer being read (buffer where buffer ^ 1 is
-# meant): the read and the load in flight share a buffer.
-wb_wrong_kernel(next_tile_into_the_buffer_read
-  STEP 2
-  FIND "      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);"
-  REPLACE "      load_span_async<kStreamTile, kHalo>(smem_span[buffer], gmem_in, n, next_tile * kStreamTile);"
-  EXPECT "step 2.*Likely cause: .*the read and the load in flight share a stage \\(the read's stage index ahead, or the load's stage index the one being read")
-
 # Step 3's store start passed as the tile's index: tile t's outputs land at t, t + 1, ...,
 # over each other near the output's start, and the rest is never written.
 wb_wrong_kernel(step3_store_start_as_the_tile_index
@@ -193,21 +211,3 @@ wb_wrong_kernel(step3_store_start_as_the_tile_index
   FIND "convolve_stream_tile<Width>(smem_span[buffer], smem_weights, gmem_out, n, tile * kStreamTile);"
   REPLACE "convolve_stream_tile<Width>(smem_span[buffer], smem_weights, gmem_out, n, tile);"
   EXPECT "step 3.*Likely cause: only outputs 0 to [0-9]+ were written.*every tile's store started at its tile index t")
-
-
-# The wait and its barrier placed before the next tile's load and commit: wait<1> finds
-# the tile about to be read the newest group and leaves it in flight. The reader committed
-# again between its wait and its read, which the step's order never does.
-wb_wrong_kernel(step2_wait_before_the_next_load
-  STEP 2
-  FIND "    const int next_tile = tile + gridDim.x;\n    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n    wb::cp_async_wait<1>();  // this tile's group has landed; the next one's may still travel\n    __syncthreads();         // everyone's copies of this tile, and the weights, visible to all\n"
-  REPLACE "    wb::cp_async_wait<1>();\n    __syncthreads();\n    const int next_tile = tile + gridDim.x;\n    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n"
-  EXPECT "step 2.*Likely cause: .*and it committed another group after that wait, before this read: the wait comes before the next tile's load and its commit")
-
-# The commit placed before the next tile's load: each tile's copies join the group
-# committed an iteration later.
-wb_wrong_kernel(step2_commit_before_the_next_load
-  STEP 2
-  FIND "    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n    wb::cp_async_wait<1>();  // this tile's group has landed; the next one's may still travel\n"
-  REPLACE "    wb::cp_async_commit();\n    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_wait<1>();\n"
-  EXPECT "step 2.*Likely cause: .*its waits found copies issued but not committed: the commit comes before the load it means to close")

@@ -44,6 +44,14 @@ wb_wrong_kernel(no_aligned_size_for_the_columns
   REPLACE "sizeof(float) * kTileRows"
   EXPECT "step 1.*library.cu:[0-9]+: cooperative_groups::memcpy_async issued [0-9]+ copies of 4 bytes, as its call promises an alignment of 4 bytes \\(alignof of the pointers' type, 4, and no cuda::aligned_size_t\\).*cuda::aligned_size_t<16>")
 
+# Step 1's tile copied with one call, as if its 2048 floats were one run of the array:
+# column 1 of the tile receives rows 128 to 255 of the array's column 0.
+wb_wrong_kernel(whole_tile_in_one_call
+  STEP 1
+  FIND "  for (int col = 0; col < kTileCols; ++col) {\n    cg::memcpy_async(block, &smem_tile[smem_layout(0, col)], &gmem_tile_in[gmem_layout(0, col)],\n                     cuda::aligned_size_t<16>(sizeof(float) * kTileRows));\n  }"
+  REPLACE "  cg::memcpy_async(block, smem_tile, gmem_tile_in, cuda::aligned_size_t<16>(sizeof(float) * kTileRows * kTileCols));"
+  EXPECT "step 1.*Likely cause: the input was read with a leading dimension of 128.*128 is the tile's rows: the tile was taken as one contiguous run of the input")
+
 # Step 2, cuda::pipeline.
 wb_wrong_kernel(missing_consumer_release
   STEP 2
@@ -87,15 +95,15 @@ wb_wrong_kernel(no_aligned_size_for_the_span
   REPLACE "sizeof(float) * (last - first)"
   EXPECT "step 2.*every span goes through the library's copy as 16-byte copies, with cuda::aligned_size_t<16>, and .*library.cu:[0-9]+: cuda::memcpy_async issued [0-9]+ copies of 4 bytes, as its call promises an alignment of 4 bytes")
 
+# Not here: the weights stored after the first producer_commit(). On a GPU that is a race
+# (consumer_wait() orders only what came before the commit); the simulator's model lands a
+# stage at the first consumer_wait() for it, after every thread's stores, and misses it.
+
 wb_wrong_kernel(no_zeros_outside_the_array
   STEP 2
   FIND "    if (index < first || index >= last) smem_span[j] = 0.0f;\n"
   REPLACE ""
   EXPECT "step 2.*elements are wrong")
-
-# Not here: the weights stored after the first producer_commit(). On a GPU that is a race
-# (consumer_wait() orders only what came before the commit); the simulator's model lands a
-# stage at the first consumer_wait() for it, after every thread's stores, and misses it.
 
 # The span's zeros stop one short of the end: the element just past the array keeps what
 # the buffer held, and the last outputs fit that one value exactly.
@@ -121,6 +129,8 @@ wb_wrong_kernel(span_copied_whole_where_clipped
   REPLACE "cuda::aligned_size_t<16>(sizeof(float) * kSpan), pipeline);"
   EXPECT "step 2.*Likely cause: .*that span starts at input\\[-4\\], before the array, so its copy begins at input\\[0\\], 4 words into the buffer.*last - first, not the whole span")
 
+# Step 3, a bulk copy a tile on a cuda::barrier.
+
 # consumer_release() right after consumer_wait(), before the tile is computed: the next
 # acquire may refill the stage while slower threads still read it.
 wb_wrong_kernel(stage_released_before_it_is_read
@@ -129,7 +139,22 @@ wb_wrong_kernel(stage_released_before_it_is_read
   REPLACE "    pipeline.consumer_release();\n    convolve_tile(smem_span[stage], smem_weights, gmem_out, n, tile * kStreamTile);\n"
   EXPECT "step 2.*kernel failed.*after its consumer_release\\(\\) at .*library.cu:[0-9]+, which hands the stage back.*Likely cause: the pipeline's calls out of order")
 
-# Step 3, a bulk copy a tile on a cuda::barrier.
+# Step 2's outputs stored at the tile's place among its block's tiles: every block writes
+# over the output's first tiles, and the rest is never written.
+wb_wrong_kernel(outputs_stored_at_the_place_in_the_block
+  STEP 2
+  FIND "    convolve_tile(smem_span[stage], smem_weights, gmem_out, n, tile * kStreamTile);"
+  REPLACE "    convolve_tile(smem_span[stage], smem_weights, gmem_out, n, (tile / gridDim.x) * kStreamTile);"
+  EXPECT "step 2.*Likely cause: only the first 4 tiles of the output \\(outputs 0 to 8191\\) were written, each output the right one at its place in some tile")
+
+# Each block walks a run of kTilesPerBlock consecutive tiles, its loop bounded by `<=` the
+# run's end: one tile too many, convolved from the stage holding the tile two before, and
+# stored over the next block's first tile (which block stores it last varies).
+wb_wrong_kernel(run_of_tiles_one_too_many
+  STEP 2
+  FIND "  load_span_async(block, pipeline, smem_span[0], gmem_in, n, blockIdx.x * kStreamTile);\n  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n  pipeline.producer_commit();\n  int stage = 0;\n  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, stage ^= 1) {\n    // The next tile into the other stage, committed (empty past the last tile) before this\n    // tile's wait, so that it travels while this one is computed.\n    const int next_tile = tile + gridDim.x;"
+  REPLACE "  const int first_tile = blockIdx.x * kTilesPerBlock;\n  const int end_tile = first_tile + kTilesPerBlock < tiles ? first_tile + kTilesPerBlock : tiles;\n  load_span_async(block, pipeline, smem_span[0], gmem_in, n, first_tile * kStreamTile);\n  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n  pipeline.producer_commit();\n  int stage = 0;\n  for (int tile = first_tile; tile <= end_tile; ++tile, stage ^= 1) {\n    const int next_tile = tile + 1 < end_tile ? tile + 1 : tiles;"
+  EXPECT "step 2.*Likely cause: each wrong tile is the first of its block's run of 4 tiles.*holds the outputs of the tile 2 before it.*That block's loop runs one tile too many")
 
 # The copy's size a whole tile's where the arrival expects the tile's own bytes: the last,
 # partial tile's copy reads past the input's end.
@@ -258,6 +283,12 @@ wb_wrong_kernel(stride_in_elements FILE hopper.cu
   REPLACE "global_strides[0] = static_cast<cuuint64_t>(rows);"
   EXPECT "step 4.*elements are wrong.*the input was read with a leading dimension of 32")
 
+# The weights may come through the pipeline too, with the first tile (4-byte copies: 20
+# bytes cannot be 16-byte ones); the technique check judges the spans' copies only.
+wb_accepted_kernel(weights_through_the_pipeline
+  FIND "  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n"
+  REPLACE "  cuda::memcpy_async(block, smem_weights, gmem_weights, sizeof(float) * kWidth, pipeline);\n")
+
 wb_wrong_kernel(dimensions_exchanged FILE hopper.cu
   STEP 4
   FIND "  global_dims[0] = static_cast<cuuint64_t>(rows);\n  global_dims[1] = static_cast<cuuint64_t>(cols);\n"
@@ -276,35 +307,3 @@ wb_wrong_kernel(box_coordinates_as_block_indices FILE hopper.cu
   FIND "(smem_box, &tensor_map, box_row, box_col, full)"
   REPLACE "(smem_box, &tensor_map, blockIdx.x, blockIdx.y, full)"
   EXPECT "step 4.*elements are wrong.*a tile that starts at the tile's index instead of its origin.*a bulk tensor copy's coordinates, too, are elements")
-
-# The weights may come through the pipeline too, with the first tile (4-byte copies: 20
-# bytes cannot be 16-byte ones); the technique check judges the spans' copies only.
-wb_accepted_kernel(weights_through_the_pipeline
-  FIND "  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n"
-  REPLACE "  cuda::memcpy_async(block, smem_weights, gmem_weights, sizeof(float) * kWidth, pipeline);\n")
-
-# Step 1's tile copied with one call, as if its 2048 floats were one run of the array:
-# column 1 of the tile receives rows 128 to 255 of the array's column 0.
-wb_wrong_kernel(whole_tile_in_one_call
-  STEP 1
-  FIND "  for (int col = 0; col < kTileCols; ++col) {\n    cg::memcpy_async(block, &smem_tile[smem_layout(0, col)], &gmem_tile_in[gmem_layout(0, col)],\n                     cuda::aligned_size_t<16>(sizeof(float) * kTileRows));\n  }"
-  REPLACE "  cg::memcpy_async(block, smem_tile, gmem_tile_in, cuda::aligned_size_t<16>(sizeof(float) * kTileRows * kTileCols));"
-  EXPECT "step 1.*Likely cause: the input was read with a leading dimension of 128.*128 is the tile's rows: the tile was taken as one contiguous run of the input")
-
-# Step 2's outputs stored at the tile's place among its block's tiles: every block writes
-# over the output's first tiles, and the rest is never written.
-wb_wrong_kernel(outputs_stored_at_the_place_in_the_block
-  STEP 2
-  FIND "    convolve_tile(smem_span[stage], smem_weights, gmem_out, n, tile * kStreamTile);"
-  REPLACE "    convolve_tile(smem_span[stage], smem_weights, gmem_out, n, (tile / gridDim.x) * kStreamTile);"
-  EXPECT "step 2.*Likely cause: only the first 4 tiles of the output \\(outputs 0 to 8191\\) were written, each output the right one at its place in some tile")
-
-# Each block walks a run of kTilesPerBlock consecutive tiles, its loop bounded by `<=` the
-# run's end: one tile too many, convolved from the stage holding the tile two before, and
-# stored over the next block's first tile (which block stores it last varies).
-wb_wrong_kernel(run_of_tiles_one_too_many
-  STEP 2
-  FIND "  load_span_async(block, pipeline, smem_span[0], gmem_in, n, blockIdx.x * kStreamTile);\n  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n  pipeline.producer_commit();\n  int stage = 0;\n  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, stage ^= 1) {\n    // The next tile into the other stage, committed (empty past the last tile) before this\n    // tile's wait, so that it travels while this one is computed.\n    const int next_tile = tile + gridDim.x;"
-  REPLACE "  const int first_tile = blockIdx.x * kTilesPerBlock;\n  const int end_tile = first_tile + kTilesPerBlock < tiles ? first_tile + kTilesPerBlock : tiles;\n  load_span_async(block, pipeline, smem_span[0], gmem_in, n, first_tile * kStreamTile);\n  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n  pipeline.producer_commit();\n  int stage = 0;\n  for (int tile = first_tile; tile <= end_tile; ++tile, stage ^= 1) {\n    const int next_tile = tile + 1 < end_tile ? tile + 1 : tiles;"
-  EXPECT "step 2.*Likely cause: each wrong tile is the first of its block's run of 4 tiles.*holds the outputs of the tile 2 before it.*That block's loop runs one tile too many")
-

@@ -545,9 +545,27 @@ std::string overlapping_writes_cause(const Fault& fault, const FaultedArray& arr
                         ": two threads meant the same element, so their (row, col) overlap and some other "
                         "element is copied by no thread. The destination index is not at fault; ";
     if (overlap.first_earlier_accesses == 0 && fault.earlier_accesses == 0) {
-      return cause + "both threads start at that element, so the (row, col) each computes from threadIdx coincide: "
-                     "a coordinate taken with the wrong extent (the row and column of a non-square thread layout "
-                     "exchanged, a division or remainder by the wrong count).";
+      // A loop that counts from 0 where it starts at the thread's coordinate puts every
+      // thread of a row (or column) of the layout on that row's (column's) first element.
+      const auto starts_at_0 = [&](bool col) -> bool {
+        if (col ? first_local.col != 0 : first_local.row != 0) return false;
+        if (!array.thread_start) return true;  // the threads' starts unknown: possible
+        const std::optional<ThreadStart> a = array.thread_start(overlap.first_thread[0]);
+        const std::optional<ThreadStart> b = array.thread_start(fault.thread[0]);
+        return a && b && (col ? a->first_row == b->first_row && a->first_col != b->first_col
+                              : a->first_col == b->first_col && a->first_row != b->first_row);
+      };
+      const bool from_0 = starts_at_0(true) || starts_at_0(false);
+      const std::string extent = "a coordinate taken with the wrong extent (the row and column of a non-square thread "
+                                 "layout exchanged, a division or remainder by the wrong count)";
+      if (!from_0) {
+        return cause + "both threads start at that element, so the (row, col) each computes from threadIdx "
+                       "coincide: " + extent + ".";
+      }
+      const std::string loop = starts_at_0(true) ? "column" : "row";
+      return cause + "both threads start at that element: either the " + loop + " loop counts from 0 where it "
+                     "starts at the thread's " + loop + " (thread_coord." + (loop == "column" ? "col" : "row") +
+                     "), or the (row, col) each computes from threadIdx coincide, " + extent + ".";
     }
     return cause + "either a loop's step is too small (less than the rows or columns that the block's threads "
                    "cover together, or the other dimension's count), or the (row, col) a thread starts from, "

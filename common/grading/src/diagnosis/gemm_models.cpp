@@ -149,11 +149,14 @@ void add_product_models(Diagnosis& diagnosis, const GemmRun& run) {
     return c;
   };
   if (run.tile_m == run.tile_n) {
-    diagnosis.model("C is exactly the product that reads B's fragments from A's shared tile: each thread's b_frag "
-                    "comes from smem_a's stage where smem_b's is meant.",
+    // A load that fills the other operand's tile from the wrong source gives the same C.
+    diagnosis.model("C is exactly the product that reads B's fragments from A's shared tile: either each thread's "
+                    "b_frag comes from smem_a's stage where smem_b's is meant, or smem_b is loaded from A (A's "
+                    "pointer, leading dimension and valid rows given to B's load).",
                     [=] { return tile_read_from_the_other(true); });
-    diagnosis.model("C is exactly the product that reads A's fragments from B's shared tile: each thread's a_frag "
-                    "comes from smem_b's stage where smem_a's is meant.",
+    diagnosis.model("C is exactly the product that reads A's fragments from B's shared tile: either each thread's "
+                    "a_frag comes from smem_b's stage where smem_a's is meant, or smem_a is loaded from B (B's "
+                    "pointer, leading dimension and valid rows given to A's load).",
                     [=] { return tile_read_from_the_other(false); });
   }
   // A fragment read from its shared tile with a column stride of tile_k (the k-tile's
@@ -298,7 +301,8 @@ void add_rearranged_models(Diagnosis& diagnosis, const GemmRun& run) {
     // Each tile of C holding its own transpose: the A fragment taken from B's tile.
     diagnosis.model("each " + std::to_string(tile) + "x" + std::to_string(tile) +
                         " tile of C holds its own transpose: A and B are exchanged where the tile is "
-                        "computed (A's shared tile read for the columns of C, B's for the rows).",
+                        "computed, either in the loads (smem_a filled from B and smem_b from A) or in the reads "
+                        "(A's shared tile read for the columns of C, B's for the rows).",
                     [&run, shape = run.shape, tile] {
                       return rearranged(run.product, shape, [tile](int row, int col) {
                         return std::make_pair(row / tile * tile + col % tile, col / tile * tile + row % tile);

@@ -11,7 +11,8 @@ std::string index_text(const uint3& index) {
 
 }  // namespace
 
-std::string in_flight_read_cause(const sim::LaunchStats& stats, int step_wait, const std::string& step_wait_call) {
+std::string in_flight_read_cause(const sim::LaunchStats& stats, int step_wait, const std::string& step_wait_call,
+                                 bool loads_before_the_wait) {
   if (!stats.in_flight_read) return "";
   const sim::InFlightRead& read = *stats.in_flight_read;
   const std::string line = sim::source_line_of(read.pc);
@@ -54,7 +55,8 @@ std::string in_flight_read_cause(const sim::LaunchStats& stats, int step_wait, c
     // The step loads and commits the next tile, then waits, then reads: a reading thread
     // that committed again between its wait and its read has the wait first.
     const bool own_copy = read.issuer.x == read.reader.x && read.issuer.y == read.reader.y;
-    if (own_copy && read.commits > read.commits_at_last_wait && read.group + 1 == read.commits_at_last_wait) {
+    if (loads_before_the_wait && own_copy && read.commits > read.commits_at_last_wait &&
+        read.group + 1 == read.commits_at_last_wait) {
       return left + ", and it committed another group after that wait, before this read: the wait comes before the "
                     "next tile's load and its commit, so wait<" + std::to_string(step_wait) +
                     "> finds the tile about to be read the newest group and leaves it in flight. Load and commit the "

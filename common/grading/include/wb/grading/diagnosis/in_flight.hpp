@@ -20,9 +20,12 @@ namespace wb::grading {
 // where the launch made no such read. `step_wait` is the N of the step's own
 // cp_async_wait<N> (-1: the step waits in several ways, or none is taught), and
 // `step_wait_call` the call as the step's page writes it (cg::wait(block) in chapter 7),
-// where it is not wait<step_wait>.
+// where it is not wait<step_wait>. `loads_before_the_wait`: the step loads and commits the
+// next tile before its wait (chapter 6's double buffer), so that a thread that commits
+// between its wait and its reads has the wait first; not so where the next tile is loaded
+// after the wait (chapter 4's pipeline).
 std::string in_flight_read_cause(const sim::LaunchStats& stats, int step_wait,
-                                 const std::string& step_wait_call = "");
+                                 const std::string& step_wait_call = "", bool loads_before_the_wait = false);
 #endif
 
 }  // namespace wb::grading
