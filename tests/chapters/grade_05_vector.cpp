@@ -39,8 +39,10 @@ const char* const kFile = "chapters/05_vector/vector.cu";
 
 const wb::grading::Causes kCommonCauses = {
     {wb::ErrorKind::destination_not_shared,
-     "the shared address of a cp.async lies outside the tile: is the row of a vector computed "
-     "as thread_coord.row instead of 2 (or 4) times it?"},
+     "the shared address of a cp.async lies outside the tile: its index reaches past the tile, "
+     "either through a loop bound past the tile's rows or columns (kGemmTile where kGemmTileK is "
+     "meant) or through a row or column counted in the wrong unit (vectors where floats are "
+     "meant, or the other way round)."},
     {wb::ErrorKind::too_many_copies, wb::grading::loop_without_end_cause()},
     {wb::ErrorKind::shared_race,
      "a thread reads elements of the tile that other threads copied, with no barrier after "

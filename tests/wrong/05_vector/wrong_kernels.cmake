@@ -184,6 +184,14 @@ wb_wrong_kernel(whole_tile_global_column_step_of_the_tile
   REPLACE "    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * kGemmTile);"
   EXPECT "step 2.*Likely cause: C is exactly the product whose copies read a thread's first column of each k-tile right and the columns after it \\(its loop's col, 8 apart\\) col \\* 128 floats further instead of col \\* ld")
 
+# Step 2's whole-tile copy loop bounded by the tile's rows where its k-columns are meant:
+# the copies run past smem_a. The report names the two ways past a tile, not one.
+wb_wrong_kernel(whole_tile_columns_bounded_by_the_tile_rows
+  STEP 2
+  FIND "  for (int col = thread_coord.col; col < kGemmTileK; col += gemm_copy_layout.cols) {"
+  REPLACE "  for (int col = thread_coord.col; col < kGemmTile; col += gemm_copy_layout.cols) {"
+  EXPECT "step 2.*the shared address of a cp.async lies outside the tile: its index reaches past the tile, either through a loop bound")
+
 # 16-byte copies of an odd-length tail: the last, partial quad copied whole, past the
 # array's end.
 # The test of a whole quad with `<` for `<=`: each tile's last quad, ending exactly at

@@ -95,6 +95,22 @@ wb_wrong_kernel(grid_rounded_down
   REPLACE "  const dim3 grid(static_cast<unsigned>(n / kTile > 0 ? n / kTile : 1));\n"
   EXPECT "step 1.*the outputs past the last whole tile \\(i = 16384 to 16460\\) were never written: is the number of tiles rounded down")
 
+# Step 1's store skipping the outputs within a halo of the array's ends: they are never
+# written, which says the store's test is at fault, not the zeros of the span.
+wb_wrong_kernel(store_skips_the_array_ends
+  STEP 1
+  FIND "if (out_index < n) {"
+  REPLACE "if (out_index >= kHalo && out_index < n - kHalo) {"
+  EXPECT "step 1.*Likely cause: only outputs within 2 of the array's ends .* are wrong, and none of them was written: the store skips them")
+
+# Step 1's store skipping each tile's edge outputs: never written, so the halo is not
+# named.
+wb_wrong_kernel(store_skips_the_tile_edges
+  STEP 1
+  FIND "if (out_index < n) {"
+  REPLACE "if (out_index < n && threadIdx.x >= kHalo && threadIdx.x < kTile - kHalo) {"
+  EXPECT "step 1.*Likely cause: only outputs at the edges of each tile are wrong, and none of them was written: the store skips them")
+
 # Step 2 reads the next tile's buffer, whose copies are still in flight.
 wb_wrong_kernel(next_buffer_read_before_its_wait
   STEP 2

@@ -89,6 +89,12 @@ class ConvolutionEvidence {
     const bool inner_edges_exist = n > tile + 2 * halo;
     const auto at_array_end = [&](int i) { return i < halo || i >= n - halo; };
     if (!inner_edges_exist || !std::all_of(wrong_.begin(), wrong_.end(), at_array_end)) return "";
+    if (all_never_written()) {
+      return "only outputs within " + std::to_string(halo) + " of the array's ends (i < " + std::to_string(halo) +
+             " or i >= n - " + std::to_string(halo) + ") are wrong, and none of them was written: the store skips "
+             "them (its guard, or threads that leave early). Every output i < n is stored; the zeros past the "
+             "ends are in the span, not in the store's test.";
+    }
     if (clamped()) {
       return "only outputs within " + std::to_string(halo) + " of the array's ends are wrong, and they " +
              "repeat the end elements: outside the array the input counts as 0, not as the nearest " +
@@ -155,6 +161,11 @@ class ConvolutionEvidence {
   std::string tile_edges() const {
     const int tile = run_.check.tile, halo = halo_of(run_.check.width);
     if (halo == 0 || !only_tile_edges()) return "";
+    if (all_never_written()) {
+      return "only outputs at the edges of each tile are wrong, and none of them was written: the store skips "
+             "them (a guard on the thread's place in the tile, or threads that leave early). Every thread stores "
+             "its output; the halo is in the span, not in the store's test.";
+    }
     int left_depth = 0, right_depth = 0;
     for (int i : wrong_) {
       const int p = i % tile;
@@ -476,6 +487,14 @@ class ConvolutionEvidence {
     if (!run_.check.first_tile_in_flight_cause.empty() && within(firsts)) return run_.check.first_tile_in_flight_cause;
     if (!run_.check.last_tile_in_flight_cause.empty() && within(lasts)) return run_.check.last_tile_in_flight_cause;
     return "";
+  }
+
+  // Whether every wrong output still holds the never-written poison: no store reached them,
+  // which says nothing of what the span held.
+  bool all_never_written() const {
+    return !wrong_.empty() && std::all_of(wrong_.begin(), wrong_.end(), [&](int i) {
+      return poison::matches(run_.output[static_cast<std::size_t>(i)], poison::Kind::unwritten);
+    });
   }
 
   const ConvolutionRun& run_;
