@@ -167,12 +167,14 @@ std::string write_out_one_past(const wb::Fault& fault, int stride) {
   }
   const auto [row, col] = fits.front();
   const bool col_past = col == ch03::kTileRows;
+  // Any bound past the tile's edge reaches that edge's first word past it first: `<=`, or
+  // a larger bound (the array's extent; for the rows, the input tile's rows too).
   const std::string loop_text =
-      col_past ? "the write out's column loop is bounded by `<=` where `<` is meant (col < valid_rows)"
-               // The row loop bounded by the input tile's rows (128) reaches row 16 first too.
+      col_past ? "the write out's column loop goes past the output tile's columns: bounded by `<=` where `<` is "
+                 "meant, or by more than the tile's valid_rows (the array's rows)"
                : "the write out's row loop goes past the output tile's rows: bounded by `<=` where `<` is meant, or "
-                 "by the input tile's rows (valid_rows) where the output's, the input's columns (valid_cols), are "
-                 "meant (the two loops' bounds not exchanged)";
+                 "by more than valid_cols (the input tile's rows, valid_rows, where the output's are meant, or the "
+                 "array's columns)";
   return opening + ", the transposed view's (" + std::to_string(row) + ", " + std::to_string(col) +
          ") at the tile's column stride " + std::to_string(stride) + ": " +
          (col_past ? "column " + std::to_string(col) + ", one past the output tile's " +

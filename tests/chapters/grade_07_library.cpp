@@ -56,7 +56,8 @@ const Step kStep1{
       "floats, from &gmem_tile_in[gmem_layout(0, col)]; is the size or the column's start wrong?"},
      {wb::ErrorKind::destination_not_shared,
       "a copy writes outside smem_tile: one column of the tile is kTileRows floats from "
-      "&smem_tile[smem_layout(0, col)]; is the size in bytes (sizeof(float) * kTileRows)?"},
+      "&smem_tile[smem_layout(0, col)]; is the size or the column's start wrong (the size in "
+      "bytes, sizeof(float) * kTileRows, and the start an index in floats)?"},
      {wb::ErrorKind::barrier,
       "threads wait at different barriers: cg::wait(block) is a barrier of the whole block, so "
       "every thread calls it, as every thread calls cg::memcpy_async."}}};

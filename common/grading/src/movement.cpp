@@ -25,52 +25,70 @@ std::string shape_text(const MovementCheck& check) {
   return text;
 }
 
-// The walk with its loops' steps exchanged (rows stepped by the thread layout's columns,
-// columns by its rows), as a model: named where the output's right elements are exactly
-// the input elements that this walk reaches, by the layout's threads from their starts
-// in every block's tile, and some are not reached. The right walk reaches every one.
-std::string loop_steps_exchanged_cause(const MovementCheck& check, const std::vector<float>& input,
-                                       const std::vector<float>& output, bool transposed) {
-  const int row_step = check.col_step, col_step = check.row_step;  // exchanged
-  if (!check.thread_start || row_step <= 0 || col_step <= 0 || row_step == col_step || check.tiles_per_block != 1) {
-    return "";
-  }
+// The walks with wrong loop steps, as models: a walk's reach is the input elements that
+// the layout's threads reach from their starts in every block's tile under its steps; a
+// model fits where the output's right elements are exactly its reach and some element is
+// not reached (the right steps reach every one). Tried: the two steps exchanged (rows
+// stepped by the thread layout's columns, columns by its rows), and one pass of the
+// threads along the columns or the rows (a step of the whole tile: the loop's step too
+// large, its bound the layout's extent, or the loop missing), which often reach the same.
+std::string loop_steps_cause(const MovementCheck& check, const std::vector<float>& input,
+                             const std::vector<float>& output, bool transposed) {
+  if (!check.thread_start || check.row_step <= 0 || check.col_step <= 0 || check.tiles_per_block != 1) return "";
   const ArrayShape& shape = check.input;
-  std::vector<bool> reached(input.size(), false);
   const unsigned threads = static_cast<unsigned>(check.row_step * check.col_step);
-  for (int tile_col = 0; tile_col < shape.cols; tile_col += shape.tile_cols) {
-    for (int tile_row = 0; tile_row < shape.rows; tile_row += shape.tile_rows) {
-      const int valid_rows = std::min(shape.tile_rows, shape.rows - tile_row);
-      const int valid_cols = std::min(shape.tile_cols, shape.cols - tile_col);
-      for (unsigned thread = 0; thread < threads; ++thread) {
-        const std::optional<ThreadStart> start = check.thread_start(thread);
-        if (!start) return "";
-        for (long long col = start->first_col; col < valid_cols; col += col_step) {
-          for (long long row = start->first_row; row < valid_rows; row += row_step) {
-            reached[static_cast<std::size_t>(tile_row + row) + static_cast<std::size_t>(tile_col + col) * shape.rows] =
-                true;
+  const auto fits = [&](int row_step, int col_step) {
+    std::vector<bool> reached(input.size(), false);
+    for (int tile_col = 0; tile_col < shape.cols; tile_col += shape.tile_cols) {
+      for (int tile_row = 0; tile_row < shape.rows; tile_row += shape.tile_rows) {
+        const int valid_rows = std::min(shape.tile_rows, shape.rows - tile_row);
+        const int valid_cols = std::min(shape.tile_cols, shape.cols - tile_col);
+        for (unsigned thread = 0; thread < threads; ++thread) {
+          const std::optional<ThreadStart> start = check.thread_start(thread);
+          if (!start) return false;
+          for (long long col = start->first_col; col < valid_cols; col += col_step) {
+            for (long long row = start->first_row; row < valid_rows; row += row_step) {
+              reached[static_cast<std::size_t>(tile_row + row) +
+                      static_cast<std::size_t>(tile_col + col) * static_cast<std::size_t>(shape.rows)] = true;
+            }
           }
         }
       }
     }
-  }
-  bool any_unreached = false;
-  for (int col = 0; col < shape.cols; ++col) {
-    for (int row = 0; row < shape.rows; ++row) {
-      const std::size_t in = static_cast<std::size_t>(row) + static_cast<std::size_t>(col) * shape.rows;
-      const std::size_t out = transposed ? static_cast<std::size_t>(col) + static_cast<std::size_t>(row) * shape.cols
-                                         : in;
-      if (out >= output.size()) return "";
-      if ((output[out] == input[in]) != reached[in]) return "";
-      any_unreached = any_unreached || !reached[in];
+    bool any_unreached = false;
+    for (int col = 0; col < shape.cols; ++col) {
+      for (int row = 0; row < shape.rows; ++row) {
+        const std::size_t in = static_cast<std::size_t>(row) + static_cast<std::size_t>(col) * shape.rows;
+        const std::size_t out =
+            transposed ? static_cast<std::size_t>(col) + static_cast<std::size_t>(row) * shape.cols : in;
+        if (out >= output.size() || (output[out] == input[in]) != reached[in]) return false;
+        any_unreached = any_unreached || !reached[in];
+      }
     }
-  }
-  if (!any_unreached) return "";
-  return "the output's right elements are exactly the input elements that the threads reach with their loops' "
-         "steps exchanged: rows stepped by " + std::to_string(row_step) + " and columns by " +
-         std::to_string(col_step) + ", where the thread layout has " + std::to_string(check.row_step) + " rows and " +
-         std::to_string(check.col_step) + " columns. The row loop steps by the thread layout's rows, the column "
-         "loop by its columns, so that the threads tile the tile once.";
+    return any_unreached;
+  };
+  const bool exchanged = check.row_step != check.col_step && fits(check.col_step, check.row_step);
+  const bool columns_once = fits(check.row_step, shape.tile_cols);
+  const bool rows_once = fits(shape.tile_rows, check.col_step);
+  const std::string exchanged_text = "the loops' steps exchanged (rows stepped by " + std::to_string(check.col_step) +
+                                     " and columns by " + std::to_string(check.row_step) +
+                                     ", where the thread layout has " + std::to_string(check.row_step) + " rows and " +
+                                     std::to_string(check.col_step) + " columns)";
+  const auto once_text = [&](bool columns) {
+    return std::string("the ") + (columns ? "column" : "row") + " loop making one pass of the threads (its step " +
+           "the tile's " + (columns ? "columns" : "rows") + " or more, its bound the thread layout's " +
+           std::to_string(columns ? check.col_step : check.row_step) + ", or the loop missing, where it steps by " +
+           std::to_string(columns ? check.col_step : check.row_step) + " over the tile)";
+  };
+  std::vector<std::string> ways;
+  if (exchanged) ways.push_back(exchanged_text);
+  if (columns_once) ways.push_back(once_text(true));
+  if (rows_once) ways.push_back(once_text(false));
+  if (ways.empty() || ways.size() > 2) return "";
+  return "the output's right elements are exactly the input elements that the threads reach with " +
+         (ways.size() == 1 ? ways.front() : "either " + ways.front() + ", or " + ways.back()) +
+         ". The row loop steps by the thread layout's rows and the column loop by its columns, each over the "
+         "whole tile, so that the threads cover it once.";
 }
 
 }  // namespace
@@ -113,10 +131,9 @@ void check_movement(const MovementCheck& check, const std::string& configuration
       return misaligned_destination_cause(fault, arrays[0], check.shared_layouts);
     }
     if (error.kind() == ErrorKind::destination_not_shared) {
-      if (std::string cause = destination_past_the_array_cause(fault, arrays[0], check.shared_layouts);
-          !cause.empty()) {
-        return cause;
-      }
+      // The fault's address is the copy's source, which may well be right: the readings
+      // below of a read past an array would read a good source as a bad one.
+      return destination_past_the_array_cause(fault, arrays[0], check.shared_layouts);
     }
     for (const FaultedArray& array : arrays) {
       if (std::string cause = overlapping_writes_cause(fault, array); !cause.empty()) return cause;
@@ -210,7 +227,7 @@ void check_movement(const MovementCheck& check, const std::string& configuration
 #endif
   if (check.explain) diagnosis.finding([&] { return check.explain(output, input); });
   diagnosis.finding([&] { return nothing_written(output, "the output"); });
-  diagnosis.finding([&] { return loop_steps_exchanged_cause(check, input, output, transposed); });
+  diagnosis.finding([&] { return loop_steps_cause(check, input, output, transposed); });
   // A source size in elements where bytes are asked: the reference on the input so cut.
   if (check.uses_cp_async) {
     for (int bytes = 1; bytes <= 3; ++bytes) {

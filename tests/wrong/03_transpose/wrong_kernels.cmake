@@ -43,12 +43,21 @@ wb_wrong_kernel(naive_store_with_the_input_leading_dimension
   EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\(16, 0\\)'s store number 2 is meant for element \\(0, 48\\) of the output.*the input's rows \\(256\\) as the leading dimension in the store's index")
 
 # The naive transpose's loop steps exchanged: rows stepped by 8 and columns by 32, so the
-# threads reach the tile's first 8 columns only (and some rows twice).
+# threads reach the tile's first 8 columns only (and some rows twice), as one pass of the
+# column loop does: both are named.
 wb_wrong_kernel(naive_loop_steps_exchanged
   STEP 1
   FIND "  for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out"
   REPLACE "  for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadRows) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadCols) {\n      gmem_tile_out"
-  EXPECT "step 1.*Likely cause: the output's right elements are exactly the input elements that the threads reach with their loops' steps exchanged: rows stepped by 8 and columns by 32")
+  EXPECT "step 1.*Likely cause: the output's right elements are exactly the input elements that the threads reach with either the loops' steps exchanged \\(rows stepped by 8 and columns by 32.*or the column loop making one pass of the threads")
+
+# The naive transpose's column loop stepping by the tile's 16 columns: one pass of the
+# threads, columns 0 to 7 of each tile, the same reach as the steps exchanged.
+wb_wrong_kernel(naive_column_step_of_the_tile
+  STEP 1
+  FIND "  for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out"
+  REPLACE "  for (int col = thread_coord.col; col < valid_cols; col += kTileCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out"
+  EXPECT "step 1.*Likely cause: the output's right elements are exactly the input elements that the threads reach with either the loops' steps exchanged.*or the column loop making one pass of the threads")
 
 # Step 2: the transpose through shared memory.
 wb_wrong_kernel(missing_wait
@@ -104,7 +113,7 @@ wb_wrong_kernel(write_out_row_loop_one_past
   STEP 2
   FIND "for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows)"
   REPLACE "for (int row = store_coord.row; row <= kTileCols; row += kStoreThreadRows)"
-  EXPECT "step 2.*Likely cause: thread 0 read word 2048 of smem_tile, the transposed view's \\(16, 0\\).*Either the write out's row loop goes past the output tile's rows: bounded by `<=` where `<` is meant, or by the input tile's rows.*or the write out reads the shared tile through its own layout")
+  EXPECT "step 2.*Likely cause: thread 0 read word 2048 of smem_tile, the transposed view's \\(16, 0\\).*Either the write out's row loop goes past the output tile's rows: bounded by `<=` where `<` is meant, or by more than valid_cols.*or the write out reads the shared tile through its own layout")
 
 # The write out reads the shared tile through its own layout, smem_layout(row, col), with
 # the output tile's coordinates: its columns run past the shared tile's 16. Thread 0's
@@ -167,7 +176,7 @@ wb_wrong_kernel(write_out_column_loop_one_past
   STEP 3
   FIND "for (int col = store_coord.col; col < valid_rows; col += kStoreThreadCols)"
   REPLACE "for (int col = store_coord.col; col <= valid_rows; col += kStoreThreadCols)"
-  EXPECT "step 3.*Likely cause: thread 15 read word 2078 of smem_tile, the transposed view's \\(15, 128\\).*The write out's column loop is bounded by `<=` where `<` is meant")
+  EXPECT "step 3.*Likely cause: thread 15 read word 2078 of smem_tile, the transposed view's \\(15, 128\\).*The write out's column loop goes past the output tile's columns: bounded by `<=` where `<` is meant, or by more than the tile's valid_rows")
 
 # The write out's index with the row and the column exchanged: at the first shape every
 # store stays inside the output, and the wrong values say which index is exchanged.

@@ -672,7 +672,11 @@ std::string leading_dimension_of_a_fault(const Fault& fault, const FaultedArray&
   if (!tile_is_whole(origin, array)) return "";
   // One past the tile's edge, a bound `<=` reaches the fault as well: no evidence here.
   if (one_past_the_tile(local_to_tile(fault, array, origin), array)) return "";
-  const long long from_tile = offset_of(fault, array) - (origin.row + origin.col * static_cast<long long>(shape.rows));
+  // A fault inside the array is no index past it (a copy's right source, where its
+  // destination faulted).
+  const long long at = offset_of(fault, array);
+  if (at >= 0 && at < static_cast<long long>(shape.rows) * shape.cols) return "";
+  const long long from_tile = at - (origin.row + origin.col * static_cast<long long>(shape.rows));
   std::string found;
   int fits = 0;
   std::vector<int> tried;
