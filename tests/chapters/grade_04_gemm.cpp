@@ -173,8 +173,9 @@ wb::grading::GemmCheck gemm_check(const Step& step,
         "Step 5 refills a stage at the last kk of its tile, after the wait and the __syncthreads() there: past "
         "that barrier every thread has read its last fragments of the stage (at kk - 1), not before.";
     check.refilled_stage_read =
-        "At the last kk this tile's stage is refilled, and the next column to read is column 0 of the next tile, "
-        "in stage (k_tile + 1) % kStages, not this one.";
+        "Either the refill comes too early (it belongs at the last kk of the tile, after every column of the "
+        "stage is read), or the read's stage is this one where the next column to read, column 0 of the next "
+        "tile, is in stage (k_tile + 1) % kStages.";
   }
   // Steps 1 to 3: the thread at (r, c) owns rows r + 16i and columns c + 16j; step 4 its
   // micro_row and micro_col (gemm.hpp).

@@ -131,9 +131,13 @@ void check_movement(const MovementCheck& check, const std::string& configuration
       return misaligned_destination_cause(fault, arrays[0], check.shared_layouts);
     }
     if (error.kind() == ErrorKind::destination_not_shared) {
-      // The fault's address is the copy's source, which may well be right: the readings
-      // below of a read past an array would read a good source as a bad one.
-      return destination_past_the_array_cause(fault, arrays[0], check.shared_layouts);
+      if (std::string cause = destination_past_the_array_cause(fault, arrays[0], check.shared_layouts);
+          !cause.empty()) {
+        return cause;
+      }
+      // The fault's address is the copy's source: read below where it left the tile, and
+      // read as nothing where it is right (leading_dimension_of_a_fault needs it past the
+      // array's end, the other readings outside the tile).
     }
     for (const FaultedArray& array : arrays) {
       if (std::string cause = overlapping_writes_cause(fault, array); !cause.empty()) return cause;

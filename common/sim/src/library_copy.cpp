@@ -96,7 +96,8 @@ std::string pipeline_race_hint(const Worker& worker) {
   if (worker.stats.pipeline_copies_outside_stage > 0) {
     return "This thread issued cuda::memcpy_async with no stage acquired, after a producer_commit() and "
            "before the next producer_acquire(): its copies joined the next stage instead of the one "
-           "committed. Is producer_commit() before the copies instead of after them?";
+           "committed. Is producer_commit() before the copies instead of after them, or producer_acquire() "
+           "after them instead of before?";
   }
   return "Does a thread read this stage before its consumer_wait(), or refill a stage before every "
          "thread's consumer_release()?";
@@ -306,7 +307,8 @@ void library_memcpy_async(void* dst, const void* src, std::size_t bytes, const L
       ++stats.pipeline_copies_outside_stage;
       stats.warnings["cuda::memcpy_async calls with no stage acquired, after a producer_commit() and before the "
                      "next producer_acquire(): their copies join the next stage committed, not the one waited "
-                     "for. Is producer_commit() before the copies instead of after them?"]++;
+                     "for. Is producer_commit() before the copies instead of after them, or producer_acquire() "
+                     "after them instead of before?"]++;
     }
     PipelineBatch& batch = batch_of(pipeline, pipeline.committed[self], block_threads());
     destination_queue = &batch.copies[self];

@@ -591,11 +591,12 @@ std::string describe_stuck_mbarriers(const Worker& worker, unsigned threads) {
   if (barrier->expected_bytes != barrier->brought_bytes) {
     text += " expects " + bytes_text(barrier->expected_bytes) + " while the copies of this phase bring " +
             bytes_text(barrier->brought_bytes) + ": " +
-            // A factor of sizeof(float) between the two is a size in floats where bytes are meant:
-            // on the copy's side where the copies bring a quarter, on the count's where they bring four times.
+            // A factor of sizeof(float) between the two is a size in floats where bytes are meant
+            // on one side, or bytes counted twice (sizeof(float) * bytes) on the other: where the
+            // copies bring a quarter, the copy's size in floats or the count's bytes times 4.
             (barrier->brought_bytes > 0 && barrier->expected_bytes == 4 * barrier->brought_bytes
-                 ? "exactly a quarter of the count, a copy's size given in floats where the bulk copy takes bytes "
-                   "(sizeof(float) * elements), against a byte count that is right"
+                 ? "exactly a quarter of the count: either a copy's size given in floats where the bulk copy takes "
+                   "bytes (sizeof(float) * elements), or a byte count multiplied by sizeof(float) once too often"
              : barrier->expected_bytes > 0 && barrier->brought_bytes == 4 * barrier->expected_bytes
                  ? "exactly four times the count, a byte count given to barrier_arrive_tx in floats where it "
                    "takes bytes (sizeof(float) * elements)"

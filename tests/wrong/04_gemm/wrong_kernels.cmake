@@ -246,7 +246,7 @@ wb_wrong_kernel(step5_next_column_from_the_refilled_stage
   STEP 5
   FIND "        next_stage = (k_tile + 1) % kStages;\n"
   REPLACE ""
-  EXPECT "step 5.*Likely cause: .*read that stage with no barrier between, after committing that same group itself.*column 0 of the next tile, in stage \\(k_tile \\+ 1\\) % kStages")
+  EXPECT "step 5.*Likely cause: .*read that stage with no barrier between, after committing that same group itself.*or the read's stage is this one where the next column to read, column 0 of the next tile, is in stage \\(k_tile \\+ 1\\) % kStages")
 
 # Step 5's kk loop as step 4's, to kTileK: only the first 8 of each k-tile's 16 columns.
 wb_wrong_kernel(step5_columns_to_the_depth_of_step_4

@@ -71,7 +71,7 @@ wb_wrong_kernel(commit_before_the_copies
   STEP 2
   FIND "    pipeline.producer_acquire();\n    if (next_tile < tiles) load_span_async(block, pipeline, smem_span[stage ^ 1], gmem_in, n, next_tile * kStreamTile);\n    pipeline.producer_commit();\n"
   REPLACE "    pipeline.producer_acquire();\n    pipeline.producer_commit();\n    if (next_tile < tiles) load_span_async(block, pipeline, smem_span[stage ^ 1], gmem_in, n, next_tile * kStreamTile);\n"
-  EXPECT "step 2.*Is producer_commit\\(\\) before the copies instead of after them")
+  EXPECT "step 2.*Is producer_commit\\(\\) before the copies instead of after them, or producer_acquire\\(\\) after them")
 
 wb_wrong_kernel(read_before_consumer_wait
   STEP 2
