@@ -164,6 +164,14 @@ wb_wrong_kernel(run_of_tiles_one_too_many
   REPLACE "  const int first_tile = blockIdx.x * kTilesPerBlock;\n  const int end_tile = first_tile + kTilesPerBlock < tiles ? first_tile + kTilesPerBlock : tiles;\n  load_span_async(block, pipeline, smem_span[0], gmem_in, n, first_tile * kStreamTile);\n  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n  pipeline.producer_commit();\n  int stage = 0;\n  for (int tile = first_tile; tile <= end_tile; ++tile, stage ^= 1) {\n    const int next_tile = tile + 1 < end_tile ? tile + 1 : tiles;"
   EXPECT "step 2.*Likely cause: each wrong tile is the first of its block's run of 4 tiles.*holds the outputs of the tile 2 before it.*That block's loop runs one tile too many")
 
+# Step 2's next tile loaded before its stage is acquired: its copies join the stage that
+# is not committed until the next commit, as with the commit placed before the copies.
+wb_wrong_kernel(step2_load_before_the_acquire
+  STEP 2
+  FIND "    pipeline.producer_acquire();\n    if (next_tile < tiles) load_span_async(block, pipeline, smem_span[stage ^ 1], gmem_in, n, next_tile * kStreamTile);"
+  REPLACE "    if (next_tile < tiles) load_span_async(block, pipeline, smem_span[stage ^ 1], gmem_in, n, next_tile * kStreamTile);\n    pipeline.producer_acquire();"
+  EXPECT "step 2.*or producer_acquire\\(\\) after them instead of before")
+
 # The copy's size a whole tile's where the arrival expects the tile's own bytes: the last,
 # partial tile's copy reads past the input's end.
 wb_wrong_kernel(bulk_copy_of_a_whole_tile FILE hopper.cu
@@ -247,6 +255,15 @@ wb_wrong_kernel(readers_arrive_on_the_copy_barrier
   FIND "    full[stage].wait_parity((i / kStages) % 2);"
   REPLACE "    full[stage].wait(full[stage].arrive());"
   EXPECT "step 3.*Phase [0-9]+ of the barrier [^ ]+ completed on the arrival of thread \\([0-9]+,0,0\\) at [^ ]*hopper.cu:[0-9]+, which brought no bytes.*only wait for the phase \\(wait_parity\\)")
+
+# Step 3's arrival count multiplied by sizeof(float) once too often: the copies bring a
+# quarter of it, as a copy's size in floats would, so both are named.
+wb_wrong_kernel(step3_arrival_bytes_times_sizeof_float
+  FILE hopper.cu
+  STEP 3
+  FIND "(void)cuda::device::barrier_arrive_tx(full, 1, bytes);"
+  REPLACE "(void)cuda::device::barrier_arrive_tx(full, 1, sizeof(float) * bytes);"
+  EXPECT "step 3.*exactly a quarter of the count: either a copy's size given in floats where the bulk copy takes bytes.*or a byte count multiplied by sizeof\\(float\\) once too often")
 
 # Step 4, the TMA.
 wb_wrong_kernel(box_larger_than_the_shared_tile FILE hopper.cu
