@@ -178,10 +178,10 @@ std::string store_read_exchanged_cause(const wb::Fault& fault, int rows, int col
   if (row == col || overrun.word != exchanged(walk[number])) return "";
   return "thread " + std::to_string(fault.thread[0]) + "'s store read number " + std::to_string(number + 1) +
          ", of element (" + std::to_string(row) + ", " + std::to_string(col) + ") of the tile, reached word " +
-         std::to_string(overrun.word) + " of " + overrun.array + ", which is smem_layout(" + std::to_string(col) + ", " +
-         std::to_string(row) + ")" + (number > 0 ? " (its earlier reads fit the same)" : "") +
-         ": the row and the column are exchanged in the shared read's index, smem_layout(element.col, element.row) where smem_layout(element.row, element.col) is "
-         "meant.";
+         std::to_string(overrun.word) + " of " + overrun.array + ", which is smem_layout(" + std::to_string(col) +
+         ", " + std::to_string(row) + ")" + (number > 0 ? " (its earlier reads fit the same)" : "") +
+         ": the row and the column are exchanged in the shared read's index, smem_layout(element.col, "
+         "element.row) where smem_layout(element.row, element.col) is meant.";
 }
 
 TEST_F(Chapter2Padded, Step1CopyThroughThePaddedTile) {

@@ -703,9 +703,10 @@ namespace {
 unsigned long long walk_length(const ThreadStart& start, int row_step, int col_step, long long row_bound,
                                long long col_bound) {
   if (start.first_row >= row_bound || start.first_col >= col_bound) return 0;
-  const unsigned long long rows = static_cast<unsigned long long>((row_bound - start.first_row + row_step - 1) / row_step);
-  const unsigned long long cols = static_cast<unsigned long long>((col_bound - start.first_col + col_step - 1) / col_step);
-  return rows * cols;
+  const auto steps = [](long long first, long long bound, int step) {
+    return static_cast<unsigned long long>((bound - first + step - 1) / step);
+  };
+  return steps(start.first_row, row_bound, row_step) * steps(start.first_col, col_bound, col_step);
 }
 
 // The number of the faulting store in its thread's store walk (from 0): after the
