@@ -150,22 +150,29 @@ std::string store_walk_cause(const std::vector<float>& output, int rows, int col
   return "";
 }
 
-// A store's read past smem_tile: the thread's walk of tile_layout (index from threadIdx.x
-// in steps of the block's threads, the elements inside the array), read with each
-// element's row and column exchanged, smem_layout(col, row), reaches this word, and its
-// earlier reads by that line (the fault's earlier words) at the walk's earlier elements
-// the same way. "" where any of them differs.
-std::string store_read_exchanged_cause(const wb::Fault& fault, int rows, int cols) {
-  if (!fault.shared_overrun || fault.write || fault.thread[1] != 0 || fault.thread[2] != 0) return "";
-  const wb::SharedOverrun& overrun = *fault.shared_overrun;
-  constexpr int kThreads = ch02::kThreadRows * ch02::kThreadCols;
-  const int valid_rows = std::min(ch02::kTileRows, rows - static_cast<int>(fault.block[0]) * ch02::kTileRows);
-  const int valid_cols = std::min(ch02::kTileCols, cols - static_cast<int>(fault.block[1]) * ch02::kTileCols);
+// The store's loop: index from threadIdx.x in steps of the block's threads, over
+// tile_layout (128,16) column-major, storing the elements inside the array. Thread
+// `thread`'s elements, in order, in a tile of valid_rows x valid_cols.
+std::vector<std::pair<long long, long long>> store_walk(unsigned thread, long long valid_rows, long long valid_cols) {
   std::vector<std::pair<long long, long long>> walk;
-  for (long long index = fault.thread[0]; index < ch02::kTileRows * ch02::kTileCols; index += kThreads) {
+  constexpr int kThreads = ch02::kThreadRows * ch02::kThreadCols;
+  for (long long index = thread; index < ch02::kTileRows * ch02::kTileCols; index += kThreads) {
     const long long row = index % ch02::kTileRows, col = index / ch02::kTileRows;
     if (row < valid_rows && col < valid_cols) walk.emplace_back(row, col);
   }
+  return walk;
+}
+
+// A store's read past smem_tile: the thread's store walk, read with each element's row
+// and column exchanged, smem_layout(col, row), reaches this word, and its earlier reads by
+// that line (the fault's earlier words) at the walk's earlier elements the same way. ""
+// where any of them differs.
+std::string store_read_exchanged_cause(const wb::Fault& fault, int rows, int cols) {
+  if (!fault.shared_overrun || fault.write || fault.thread[1] != 0 || fault.thread[2] != 0) return "";
+  const wb::SharedOverrun& overrun = *fault.shared_overrun;
+  const int valid_rows = std::min(ch02::kTileRows, rows - static_cast<int>(fault.block[0]) * ch02::kTileRows);
+  const int valid_cols = std::min(ch02::kTileCols, cols - static_cast<int>(fault.block[1]) * ch02::kTileCols);
+  const std::vector<std::pair<long long, long long>> walk = store_walk(fault.thread[0], valid_rows, valid_cols);
   const std::size_t number = overrun.earlier_words.size();
   if (number >= walk.size()) return "";
   const auto exchanged = [](const std::pair<long long, long long>& element) {
@@ -210,17 +217,7 @@ TEST_F(Chapter2Padded, Step1CopyThroughThePaddedTile) {
         };
         check.row_step = ch02::kThreadRows;
         check.col_step = ch02::kThreadCols;
-        // The store's loop: index from threadIdx.x in steps of the block's threads, over
-        // tile_layout (128,16) column-major, storing the elements inside the array.
-        check.store_walk = [](unsigned thread, long long valid_rows, long long valid_cols) {
-          std::vector<std::pair<long long, long long>> walk;
-          constexpr int kThreads = ch02::kThreadRows * ch02::kThreadCols;
-          for (long long index = thread; index < ch02::kTileRows * ch02::kTileCols; index += kThreads) {
-            const long long row = index % ch02::kTileRows, col = index / ch02::kTileRows;
-            if (row < valid_rows && col < valid_cols) walk.emplace_back(row, col);
-          }
-          return walk;
-        };
+        check.store_walk = store_walk;
 #if WB_BACKEND_SIM
         const std::uint64_t elements = static_cast<std::uint64_t>(rows) * cols;
         check.technique = [elements](const wb::sim::LaunchStats& stats) {

@@ -169,10 +169,10 @@ std::string write_out_one_past(const wb::Fault& fault, int stride) {
   const bool col_past = col == ch03::kTileRows;
   // Any bound past the tile's edge reaches that edge's first word past it first: `<=`, or
   // a larger bound (the array's extent; for the rows, the input tile's rows too).
-  const std::string loop_text =
-      col_past ? "the write out's column loop goes past the output tile's columns: bounded by `<=` where `<` is "
+  const std::string loop_text =  // after "the " or "The "
+      col_past ? "write out's column loop goes past the output tile's columns: bounded by `<=` where `<` is "
                  "meant, or by more than the tile's valid_rows (the array's rows)"
-               : "the write out's row loop goes past the output tile's rows: bounded by `<=` where `<` is meant, or "
+               : "write out's row loop goes past the output tile's rows: bounded by `<=` where `<` is meant, or "
                  "by more than valid_cols (the input tile's rows, valid_rows, where the output's are meant, or the "
                  "array's columns)";
   return opening + ", the transposed view's (" + std::to_string(row) + ", " + std::to_string(col) +
@@ -181,8 +181,7 @@ std::string write_out_one_past(const wb::Fault& fault, int stride) {
                          std::to_string(ch03::kTileRows) + " columns (the input's rows)"
                    : "row " + std::to_string(row) + ", one past the output tile's " + std::to_string(ch03::kTileCols) +
                          " rows (the input's columns)") +
-         (untransposed ? ". Either " + loop_text + ", or " + untransposed_text + "."
-                       : ". The w" + loop_text.substr(5) + ".");
+         (untransposed ? ". Either the " + loop_text + ", or " + untransposed_text + "." : ". The " + loop_text + ".");
 }
 
 wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(const float*, float*, int, int),

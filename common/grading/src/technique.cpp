@@ -3,8 +3,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <string>
 #include <functional>
+#include <string>
 
 namespace wb::grading {
 

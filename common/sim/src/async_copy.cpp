@@ -229,6 +229,7 @@ void cp_async_wait(int pending_groups, const char* file, int line) {
   thread.last_wait = pending_groups;
   stats.copies_in_flight_at_waits += queue.not_performed();
   if (queue.uncommitted() > 0) {
+    ++stats.waits_with_uncommitted_copies;
     stats.warnings[
         "waits with cp.async copies issued but not committed (wait_group only waits for "
         "committed groups: is a cp_async_commit missing before the wait?)"]++;

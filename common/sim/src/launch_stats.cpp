@@ -33,6 +33,7 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   copies_in_flight_at_waits += other.copies_in_flight_at_waits;
   copies_in_flight_after_waits += other.copies_in_flight_after_waits;
   copies_never_waited += other.copies_never_waited;
+  waits_with_uncommitted_copies += other.waits_with_uncommitted_copies;
   library_copies += other.library_copies;
   library_cp_async += other.library_cp_async;
   group_waits += other.group_waits;

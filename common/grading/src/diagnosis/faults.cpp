@@ -736,7 +736,8 @@ std::optional<unsigned long long> store_number(const Fault& fault, const Faulted
 std::string store_index_cause(const Fault& fault, const FaultedArray& walked_input, const FaultedArray& output,
                               const StoreWalk& store_walk,
                               const std::vector<std::pair<int, std::string>>& candidates) {
-  if (!store_walk || output.rows_only || !element_of(fault, output)) return "";
+  const std::optional<Element> element = element_of(fault, output);
+  if (!store_walk || output.rows_only || !element) return "";
   const std::optional<unsigned long long> number = store_number(fault, walked_input);
   if (!number) return "";
   const ArrayShape& shape = output.shape;
@@ -771,7 +772,6 @@ std::string store_index_cause(const Fault& fault, const FaultedArray& walked_inp
   if (fits.empty()) return "";
   std::string ways = fits.front();
   for (std::size_t i = 1; i < fits.size(); ++i) ways += (i + 1 == fits.size() ? ", or " : ", ") + fits[i];
-  const std::optional<Element> element = element_of(fault, output);
   return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
          pair_text(fault.thread[0], fault.thread[1]) + "'s store number " + std::to_string(*number + 1) +
          " is meant for element " + pair_text(origin.row + row, origin.col + col) + " of " + output.name + " ((" +

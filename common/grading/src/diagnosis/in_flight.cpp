@@ -64,12 +64,10 @@ std::string in_flight_read_cause(const sim::LaunchStats& stats, int step_wait, c
     }
     // Copies issued and not committed at a wait: the commit comes before the loads it
     // means to close, so each tile's copies join the group committed an iteration later.
-    for (const auto& [warning, count] : stats.warnings) {
-      if (count > 0 && warning.find("issued but not committed") != std::string::npos) {
-        return left + "; and its waits found copies issued but not committed: the commit comes before the load it "
-                      "means to close, so each tile's copies join the group committed an iteration later and "
-                      "wait<" + std::to_string(step_wait) + "> leaves them in flight. Commit after the load.";
-      }
+    if (stats.waits_with_uncommitted_copies > 0) {
+      return left + "; and its waits found copies issued but not committed: the commit comes before the load it "
+                    "means to close, so each tile's copies join the group committed an iteration later and "
+                    "wait<" + std::to_string(step_wait) + "> leaves them in flight. Commit after the load.";
     }
     return left + ", as the step's pipeline means it to. So the stage read is not the one holding the tile the "
                   "wait has just landed: the read and the load in flight share a stage (the read's stage index "

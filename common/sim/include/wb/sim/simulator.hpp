@@ -226,6 +226,7 @@ struct LaunchStats {
   // waits: over `waits`, how much a thread kept travelling while it went on computing.
   std::uint64_t copies_in_flight_after_waits = 0;
   std::uint64_t copies_never_waited = 0;  // copies still pending when their thread ended
+  std::uint64_t waits_with_uncommitted_copies = 0;  // waits that found copies in no group yet
   // The CUDA C++ library's copies (cooperative_groups::memcpy_async, cuda::memcpy_async):
   // calls, each thread's call of a collective one counted, and the cp.async operations
   // they issued (also counted in cp_async_4/8/16 above).
