@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "figures.hpp"
+#include "padded.hpp"  // chapters/02_padded: its tile's rows, for the padding table
 #include "svg.hpp"
 #include "tile_drawing.hpp"
 #include "transpose.hpp"  // chapters/03_transpose: the tile shape and thread layouts
@@ -31,8 +32,8 @@ wb::bank_map::BankMap copy_in(int stride) {
   return wb::bank_map::of(wb::col_major(kTileRows, kTileCols, stride), load_thread_layout, 0);
 }
 
-// Which thread copies each element of the 128x16 tile, and which writes each element of
-// the 16x128 output tile: the loops of step 2.
+// Which thread copies each element of the 64x16 tile, and which writes each element of
+// the 16x64 output tile: the loops of step 2.
 void thread_layouts_figure(const std::string& folder) {
   TileMap load{kTileRows, kTileCols, std::vector<int>(kTileRows * kTileCols, -1)};
   TileMap store{kTileCols, kTileRows, std::vector<int>(kTileRows * kTileCols, -1)};
@@ -58,12 +59,14 @@ void thread_layouts_figure(const std::string& folder) {
   const double legend_y = top + kTileRows * load_h + 46;
   Svg svg(out_x + kTileRows * out_w + 40, legend_y + 80);
   svg.text(20, 26, "Chapter 3: the two thread layouts of the transpose", 16, "start", true);
-  svg.text(20, 46, "in: load_thread_layout (32,8) over the 128x16 tile; a warp copies 32 rows of one column", 12);
-  svg.text(20, 62, "out: store_thread_layout (16,16) over the 16x128 output tile (smem_layout.transpose());", 12);
+  const std::string tile = std::to_string(kTileRows) + "x" + std::to_string(kTileCols);
+  const std::string output_tile = std::to_string(kTileCols) + "x" + std::to_string(kTileRows);
+  svg.text(20, 46, "in: load_thread_layout (32,8) over the " + tile + " tile; a warp copies 32 rows of one column", 12);
+  svg.text(20, 62, "out: store_thread_layout (16,16) over the " + output_tile + " output tile (smem_layout.transpose());", 12);
   svg.text(20, 78, "a warp writes 2 columns of the output, 16 rows each: tile rows 2w, 2w+1 across 16 columns", 12);
-  svg.text(x0, top - 14, "copy in: the 128x16 tile", 11, "start", true);
+  svg.text(x0, top - 14, "copy in: the " + tile + " tile", 11, "start", true);
   draw_whole_tile(svg, load, x0, top, load_w, load_h, ch03::kLoadThreadRows, ch03::kLoadThreadCols);
-  svg.text(out_x, top - 14, "write out: the 16x128 output tile, by warp", 11, "start", true);
+  svg.text(out_x, top - 14, "write out: the " + output_tile + " output tile, by warp", 11, "start", true);
   for (int row = 0; row < kTileCols; ++row) {
     for (int col = 0; col < kTileRows; ++col) {
       svg.rect(out_x + col * out_w, top + row * out_h, out_w, out_h, warp_colour(store.at(row, col)));
@@ -85,39 +88,46 @@ void thread_layouts_figure(const std::string& folder) {
 }
 
 void transposed_read_figure(const std::string& folder) {
-  const auto unpadded = transposed_read(128), plus_one = transposed_read(129), plus_two = transposed_read(130);
+  const auto unpadded = transposed_read(kTileRows), plus_one = transposed_read(kTileRows + 1),
+             plus_two = transposed_read(kTileRows + 2);
   require(unpadded.wavefronts == 16 && plus_one.wavefronts == 2 && plus_two.wavefronts == 1,
-          "the transposed read no longer costs 16, 2 and 1 wavefronts at strides 128, 129 and 130");
+          "the transposed read no longer costs 16, 2 and 1 wavefronts at paddings 0, 1 and 2");
+  const auto stride_text = [](int padding) {
+    return "stride " + std::to_string(kTileRows + padding) + ", padding " + std::to_string(padding);
+  };
   bank_maps_figure(
       folder + "/ch03_bank_maps_transposed_read.svg",
       "Chapter 3: warp 0 reads the output tile's rows 0-15, columns 0-1",
       {"lane l reads element (l % 16, l / 16) of the transposed view: the tile's (l / 16, l % 16),",
        "the word l / 16 + stride * (l % 16), in bank (l / 16 + stride * (l % 16)) % 32"},
-      {{"stride 128, no padding", unpadded}, {"stride 129, padding 1", plus_one},
-       {"stride 130, padding 2 (the seed's)", plus_two}});
+      {{stride_text(0) + " (none)", unpadded}, {stride_text(1), plus_one},
+       {stride_text(2) + " (the seed's)", plus_two}});
 }
 
 // Figure: the padding table of chapters 2, 3 and 5, every cell computed.
 void padding_table_figure(const std::string& folder) {
-  const std::vector<int> strides = {128, 129, 130, 132};
-  Svg svg(900, 90 + 34.0 * static_cast<double>(strides.size()) + 70);
+  // Each chapter's tile has its own rows (128 in chapter 2, kTileRows here); the banks
+  // depend only on the padding, the stride modulo 32.
+  const std::vector<int> paddings = {0, 1, 2, 4};
+  Svg svg(900, 90 + 34.0 * static_cast<double>(paddings.size()) + 70);
   svg.text(20, 26, "Which padding suits which access: wavefronts per request of one warp", 16, "start", true);
-  const std::vector<std::string> columns = {"stride", "copy in, 32x8 (ch. 1-3)",
+  const std::vector<std::string> columns = {"padding", "copy in, 32x8 (ch. 1-3)",
                                             "row read, 32 wide (ch. 2)", "transposed read, 16x16 (ch. 3)",
                                             "column 1 at byte (ch. 5)"};
   const std::vector<double> xs = {20, 110, 300, 490, 700};
   for (std::size_t c = 0; c < columns.size(); ++c) svg.text(xs[c], 60, columns[c], 12, "start", true);
   double y = 90;
-  for (int stride : strides) {
+  for (int padding : paddings) {
+    const int stride = kTileRows + padding;
     const auto in = copy_in(stride);
-    const auto row = chapter2::row_read(stride);
+    const auto row = chapter2::row_read(ch02::kTileRows + padding);
     const auto transposed = transposed_read(stride);
     const int column_one_byte = wb::col_major(kTileRows, kTileCols, stride)(0, 1) * 4;
     auto cell = [&](double x, const wb::bank_map::BankMap& map) {
       svg.rect(x - 6, y - 16, 180, 24, map.wavefronts <= map.ideal ? "#ccebc5" : "#fbb4ae");
       svg.text(x, y, std::to_string(map.wavefronts) + (map.wavefronts <= map.ideal ? ": conflict-free" : ": " + std::to_string(map.wavefronts) + "-way"), 12);
     };
-    svg.text(xs[0], y, std::to_string(stride) + " (+" + std::to_string(stride - kTileRows) + ")", 12, "start", true);
+    svg.text(xs[0], y, "+" + std::to_string(padding), 12, "start", true);
     cell(xs[1], in);
     cell(xs[2], row);
     cell(xs[3], transposed);

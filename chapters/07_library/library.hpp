@@ -17,15 +17,16 @@ inline constexpr int kThreads = 256;
 
 // Step 2, chapter 6's double-buffered convolution, 5 weights: a block walks tiles of
 // 2048 outputs through a two-stage cuda::pipeline. The span of a tile in shared memory
-// starts kSpanPad = 4 elements (16 bytes) before the tile, not kHalo = 2, so that the
-// whole span is one copy of whole, aligned 16-byte vectors.
+// starts kSpanPad = 8 elements (32 bytes) before the tile, not kHalo = 2: a multiple of 4,
+// so that the whole span is one copy of whole, aligned 16-byte vectors, and of 8, so that
+// it starts on a 32-byte sector (4 elements, 16 bytes, made the kernel about 4% slower).
 inline constexpr int kWidth = 5;
 inline constexpr int kHalo = (kWidth - 1) / 2;  // 2
 inline constexpr int kStreamTile = 2048;
 inline constexpr int kStages = 2;
 inline constexpr int kTilesPerBlock = 4;  // chapter 6's: a grid of many waves of short blocks
-inline constexpr int kSpanPad = 4;  // the halo rounded up to 16 bytes
-inline constexpr int kSpan = kStreamTile + 2 * kSpanPad;  // 2056
+inline constexpr int kSpanPad = 8;  // the halo rounded up to a 32-byte sector
+inline constexpr int kSpan = kStreamTile + 2 * kSpanPad;  // 2064
 
 // Step 3, a bulk copy a tile: a block of kThreads walks kBlockTiles consecutive tiles of
 // 8192 floats (32 KiB) through kStages stages; one thread loads each tile with one bulk

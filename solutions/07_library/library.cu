@@ -17,8 +17,8 @@
 // released it), the copies go into it, producer_commit() closes it (the commit), and
 // consumer_wait() waits for the oldest stage of every thread (the wait and the barrier);
 // consumer_release() hands the stage back (the barrier at the end of chapter 6's loop).
-// cuda::aligned_size_t<16> promises whole, aligned 16-byte vectors, so the span starts 4
-// elements before its tile: one copy covers a tile and both its halos.
+// cuda::aligned_size_t<16> promises whole, aligned 16-byte vectors, so the span starts 8
+// elements (32 bytes, a sector) before its tile: one copy covers a tile and both its halos.
 //
 // Naming: gmem_ global memory, smem_ shared memory; shapes in the comments.
 #include <cooperative_groups.h>
@@ -124,7 +124,7 @@ __device__ inline void convolve_tile(const float* smem_span, const float* smem_w
 //! [step 2 kernel]
 // Block b computes the tiles b, b + gridDim.x, ...; its i-th tile goes to stage i % 2.
 __global__ void convolve_pipelined_kernel(const float* gmem_in, const float* gmem_weights, float* gmem_out, int n) {
-  __shared__ __align__(16) float smem_span[kStages][kSpan];  // 2 x (2056)
+  __shared__ __align__(16) float smem_span[kStages][kSpan];  // 2 x (2064)
   __shared__ float smem_weights[kWidth];                     // (5)
   WB_SHARED_LIBRARY_STATE
   __shared__ cuda::pipeline_shared_state<cuda::thread_scope_block, kStages> pipeline_state;

@@ -69,11 +69,11 @@ const Step kStep2{3, 2, "transpose through shared memory", kFile,
                   "copy the tile in with wb::cp_async as in chapter 1 (load_coord), wait, "
                   "__syncthreads(), then write the output tile: element (row, col) of the "
                   "output tile is smem_tile[smem_transposed(row, col)], and the 16x16 threads "
-                  "(store_coord) walk its 128 columns 16 at a time; the output tile starts at "
-                  "row tile_col, column tile_row of the output",
+                  "(store_coord) walk its " + std::to_string(ch03::kTileRows) + " columns 16 at a time; the "
+                  "output tile starts at row tile_col, column tile_row of the output",
                   causes("an access past the end of an array: step 2 has no partial tiles, so an "
-                         "index leaves the tile. The output tile is 16x128: rows from 0 to 15, "
-                         "columns from 0 to 127.")};
+                         "index leaves the tile. The output tile is 16x" + std::to_string(ch03::kTileRows) +
+                         ": rows from 0 to 15, columns from 0 to " + std::to_string(ch03::kTileRows - 1) + ".")};
 const Step kStep3{3, 3, "pad the tile, any shape", kFile,
                   "both phases must be conflict-free: the copy in (a warp on 32 rows of one "
                   "column) and the transposed read (a warp on 2 rows of 16 columns: word "
@@ -133,7 +133,7 @@ std::string store_loops_from_load_coord(const std::vector<float>& output, int ro
 
 // A write out that read past the shared tile's end: its word, at the tile's column stride,
 // is the transposed view's (row, col) that the thread's walk from its store_coord can
-// reach, one past the output tile's last row (16) or last column (128): the column loop
+// reach, one past the output tile's last row (16) or last column (64): the column loop
 // bounded by `<=`, or the row loop by `<=` or by the input tile's rows (its first step
 // past the output's rows is row 16 too). The same word may be an element of the thread's
 // walk read through the tile's own layout, smem_layout(row, col) where the transposed view
@@ -159,7 +159,7 @@ std::string write_out_one_past(const wb::Fault& fault, int stride) {
   const std::string untransposed_text =
       "the write out reads the shared tile through its own layout, smem_layout(row, col), with the output tile's (" +
       std::to_string(own_row) + ", " + std::to_string(own_col) + "), where the transposed view, smem_transposed(row, "
-      "col), is meant: the output tile's 128 columns run past the shared tile's 16";
+      "col), is meant: the output tile's " + std::to_string(ch03::kTileRows) + " columns run past the shared tile's 16";
   const std::string opening = "thread " + std::to_string(fault.thread[0]) + " read word " + std::to_string(word) +
                               " of " + fault.shared_overrun->array;
   if (fits.size() != 1) {
@@ -191,6 +191,7 @@ wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(c
   check.step_wait_call = "wb::cp_async_wait_all()";
   check.input = {rows, cols, ch03::kTileRows, ch03::kTileCols};
   check.output = {cols, rows, ch03::kTileCols, ch03::kTileRows};
+  check.grid_x_over_columns = true;  // grid_of: blockIdx.x counts the input's column tiles
   check.run = [=](const float* in, float* out) { transpose(in, out, rows, cols); };
   check.reference = [=](const std::vector<float>& input) {
     return wb::grading::transposed(input, rows, cols);
@@ -206,7 +207,7 @@ wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(c
   check.col_step = ch03::kLoadThreadCols;
   check.accesses_per_element = step.number == 1 ? 2 : 1;
   // The stores: step 1 stores each element it reads, at its place in the output tile
-  // (col, row); steps 2 and 3 walk the output tile (16,128) from store_thread_layout's
+  // (col, row); steps 2 and 3 walk the output tile (16,64) from store_thread_layout's
   // (16,16) coordinate, rows inside columns.
   check.store_walk = [step](unsigned thread, long long valid_rows, long long valid_cols) {
     std::vector<std::pair<long long, long long>> walk;
@@ -235,7 +236,7 @@ wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(c
 
 #if WB_BACKEND_SIM
 // The transposed read: warp w of the 16x16 store threads on the transposed view of a
-// 128x16 tile whose columns are `stride` floats apart; and the copy in, warp w of the
+// 64x16 tile whose columns are `stride` floats apart; and the copy in, warp w of the
 // 32x8 load threads on the tile itself. The thread layouts are the kernels' own, from
 // transpose.hpp.
 wb::bank_map::BankMap transposed_read_map(int stride, int warp = 0) {
@@ -270,7 +271,7 @@ std::string stride_text(int stride) {
            << ":\n" << wb::bank_map::text(copy_in);
   }
   result << "Both phases at other strides:\n";
-  for (int other : {128, 129, 130}) {
+  for (int other : {ch03::kTileRows, ch03::kTileRows + 1, ch03::kTileRows + 2}) {
     result << "  " << stride_text(other) << ": copy in " << wb::bank_map::verdict(copy_in_map(other))
            << ", transposed read " << wb::bank_map::verdict(transposed_read_map(other))
            << (other == stride ? "   <- yours" : "") << "\n";
@@ -368,7 +369,7 @@ TEST_F(Chapter3Transpose, Step3PadTheTileAnyShape) {
             technique = wb::grading::transactions_per_request_at_most(
                 stats, wb::sim::AccessKind::shared_load, 1.05,
                 "the transposed read conflicts: is it made through padded_smem_layout's "
-                "transpose() (not a layout written by hand with 128)?");
+                "transpose() (not a layout written by hand with " + std::to_string(ch03::kTileRows) + ")?");
           }
           if (technique && whole_tiles) {
             technique = wb::grading::transactions_per_request_at_most(

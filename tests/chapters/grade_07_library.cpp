@@ -81,7 +81,7 @@ const Step kStep2{
       "producer_commit(), and later consumer_wait(), its reads, consumer_release(), in every thread."},
      {wb::ErrorKind::misaligned,
       "cuda::aligned_size_t<16> promises 16-byte aligned addresses and size: the span starts "
-      "kSpanPad = 4 elements (16 bytes) before its tile, and [first, last) are multiples of 4."},
+      "kSpanPad = 8 elements (32 bytes) before its tile, and [first, last) are multiples of 4."},
      {wb::ErrorKind::source_out_of_bounds,
       "a copy reads outside the input: only the span's part inside [0, n), [first, last), is "
       "copied; the rest of the span is zeros stored by the threads."},
@@ -516,7 +516,7 @@ TEST_F(Chapter7Library, Step2DoubleBufferWithCudaPipeline) {
     check.n = n;
     check.width = ch07::kWidth;
     check.tile = ch07::kStreamTile;
-    check.span_pad = ch07::kSpanPad;  // the span starts 16 bytes before its tile, not the halo's 2 floats
+    check.span_pad = ch07::kSpanPad;  // the span starts 32 bytes before its tile, not the halo's 2 floats
     check.span_copied_clipped = true;  // one library copy of the part inside the array
     auto inputs = std::make_shared<ConvolutionInputs>();
     check.run = [n, inputs](const float* in, const float* weights, float* out) {

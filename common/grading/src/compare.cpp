@@ -134,7 +134,7 @@ std::string misplacement(const std::vector<Wrong>& wrongs, const ArrayShape& sha
 
 // The likely cause of a set of mismatches, from what the wrong values are and where.
 std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, const ArrayShape& input_shape,
-                     const std::map<Kind, std::size_t>& kinds) {
+                     const std::map<Kind, std::size_t>& kinds, const std::string& tile_indices) {
   auto count = [&](Kind kind) {
     auto it = kinds.find(kind);
     return it == kinds.end() ? std::size_t{0} : it->second;
@@ -194,8 +194,7 @@ std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, 
     }
     if (same_offset) {
       return "whole tiles hold the data of another tile: the block computes its tile's origin "
-             "wrongly (blockIdx times the tile size, rows from blockIdx.x, columns from "
-             "blockIdx.y).";
+             "wrongly (blockIdx times the tile size, " + tile_indices + ").";
     }
     return "elements hold values of other elements: the (row, col) -> offset mapping of a "
            "load or a store is wrong (a stride, the leading dimension, or row and column "
@@ -230,15 +229,15 @@ std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, 
     }
     if (whole_tiles) {
       return "whole tiles were never written: does every block store its tile, is the grid "
-             "large enough, and does each block find its tile from the right indices (rows "
-             "from blockIdx.x, columns from blockIdx.y, as the grid is launched)?";
+             "large enough, and does each block find its tile from the right indices (" + tile_indices +
+             ", as the grid is launched)?";
     }
     std::vector<std::pair<int, int>> unwritten;
     for (const Wrong& w : wrongs) unwritten.emplace_back(w.row, w.col);
     if (std::string part = written_part_of_every_tile(unwritten, shape); !part.empty()) return part;
     return "some elements were never written: do the threads' loops cover the whole tile, "
-           "and does each block find its own tile (rows from blockIdx.x, columns from "
-           "blockIdx.y, as the grid is launched)? Blocks that compute the same origin write "
+           "and does each block find its own tile (" + tile_indices + ", as the grid is launched)? Blocks that "
+           "compute the same origin write "
            "the same tile twice and leave others empty.";
   }
   if (count(Kind::zero) == wrongs.size()) {
@@ -361,7 +360,7 @@ template <class T>
   report << "Wrong elements lie in " << tiles.size() << " of " << tile_count << " tiles.\n";
   std::string cause = options.known_cause;
   if (cause.empty() && options.find_cause) cause = options.find_cause();
-  report << "Likely cause: " << (cause.empty() ? diagnose(wrongs, shape, input_shape, kinds) : cause);
+  report << "Likely cause: " << (cause.empty() ? diagnose(wrongs, shape, input_shape, kinds, options.tile_indices) : cause);
   return ::testing::AssertionFailure() << report.str();
 }
 

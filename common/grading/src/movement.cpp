@@ -107,8 +107,11 @@ void check_movement(const MovementCheck& check, const std::string& configuration
 
   // A fault is tested against the index mistakes that reach past an array's end, and
   // against the causes it rules out (a bound of a partial tile, where the tile is whole).
-  // A transpose's output: block (x, y) owns its tile (y, x).
+  // A transpose's output tile is its input tile, row and column exchanged; block (x, y)
+  // owns input tile (x, y), or (y, x) where the grid's x runs over the input's columns.
   const bool transposed = check.output.rows != check.input.rows || check.output.tile_rows != check.input.tile_rows;
+  const bool input_grid_transposed = check.grid_x_over_columns;
+  const bool output_grid_transposed = transposed != check.grid_x_over_columns;
   const auto explain_fault = [&](const Error& error) -> std::string {
     if (!error.fault()) return "";
     const Fault& fault = *error.fault();
@@ -118,15 +121,15 @@ void check_movement(const MovementCheck& check, const std::string& configuration
     if (check.explain_fault) {
       if (std::string cause = check.explain_fault(fault, gmem_in.data()); !cause.empty()) return cause;
     }
-    const FaultedArray arrays[] = {{gmem_in.data(), check.input, false, "the input"},
-                                   {gmem_out.data(), check.output, transposed, "the output"}};
+    const FaultedArray arrays[] = {{gmem_in.data(), check.input, input_grid_transposed, "the input"},
+                                   {gmem_out.data(), check.output, output_grid_transposed, "the output"}};
     // A block's share of each array, which the hypotheses of where a block's index went
     // measure from: its tile, or as many consecutive tiles as it walks.
     ArrayShape input_share = check.input, output_share = check.output;
     input_share.tile_rows *= check.tiles_per_block;
     output_share.tile_rows *= check.tiles_per_block;
-    const FaultedArray shares[] = {{gmem_in.data(), input_share, false, "the input"},
-                                   {gmem_out.data(), output_share, transposed, "the output"}};
+    const FaultedArray shares[] = {{gmem_in.data(), input_share, input_grid_transposed, "the input"},
+                                   {gmem_out.data(), output_share, output_grid_transposed, "the output"}};
     if (error.kind() == ErrorKind::misaligned) {
       return misaligned_destination_cause(fault, arrays[0], check.shared_layouts);
     }
@@ -186,6 +189,7 @@ void check_movement(const MovementCheck& check, const std::string& configuration
   CompareOptions options;
   options.input = &input;
   options.input_shape = check.input;
+  if (check.grid_x_over_columns) options.tile_indices = "the input tile's rows from blockIdx.y, columns from blockIdx.x";
   const std::vector<float> output = gmem_out.download();
   // The likely cause, from what the launch did and what the output holds; where none of
   // these fits, matches_reference reads the pattern of the wrong elements.
@@ -202,11 +206,11 @@ void check_movement(const MovementCheck& check, const std::string& configuration
                                    "assignment?");
     });
   }
-  // Block (x, y) owns output tile (x, y), or (y, x) for a transpose's output.
+  // Block (x, y) owns output tile (x, y), or (y, x) (output_grid_transposed).
   diagnosis.finding([&] {
     return threads_returned_early(stats, output, [&](const uint3& block) {
-      const int tile_row = static_cast<int>(transposed ? block.y : block.x);
-      const int tile_col = static_cast<int>(transposed ? block.x : block.y);
+      const int tile_row = static_cast<int>(output_grid_transposed ? block.y : block.x);
+      const int tile_col = static_cast<int>(output_grid_transposed ? block.x : block.y);
       for (int col = tile_col * check.output.tile_cols;
            col < std::min(check.output.cols, (tile_col + 1) * check.output.tile_cols); ++col) {
         for (int row = tile_row * check.output.tile_rows;

@@ -77,8 +77,8 @@ wb_wrong_kernel(missing_barrier
 # tile_row of the output, the block indices exchanged on the way out.
 wb_wrong_kernel(block_indices_not_swapped_on_the_way_out
   STEP 2
-  FIND "  float* gmem_tile_out = gmem_out + tile_col + tile_row * cols;            // (16,128)\n  const wb::Coord load_coord = load_thread_layout.coord(threadIdx.x);      // in (32,8)\n  const wb::Coord store_coord = store_thread_layout.coord(threadIdx.x);    // in (16,16)\n\n  //! [step 2 hole]"
-  REPLACE "  float* gmem_tile_out = gmem_out + tile_row + tile_col * cols;            // (16,128)\n  const wb::Coord load_coord = load_thread_layout.coord(threadIdx.x);      // in (32,8)\n  const wb::Coord store_coord = store_thread_layout.coord(threadIdx.x);    // in (16,16)\n\n  //! [step 2 hole]"
+  FIND "  float* gmem_tile_out = gmem_out + tile_col + tile_row * cols;            // (16,64)\n  const wb::Coord load_coord = load_thread_layout.coord(threadIdx.x);      // in (32,8)\n  const wb::Coord store_coord = store_thread_layout.coord(threadIdx.x);    // in (16,16)\n\n  //! [step 2 hole]"
+  REPLACE "  float* gmem_tile_out = gmem_out + tile_row + tile_col * cols;            // (16,64)\n  const wb::Coord load_coord = load_thread_layout.coord(threadIdx.x);      // in (32,8)\n  const wb::Coord store_coord = store_thread_layout.coord(threadIdx.x);    // in (16,16)\n\n  //! [step 2 hole]"
   EXPECT "step 2.*stores go to the wrong places \\(where a block.s output tile starts")
 
 # The 16x16 store threads row-major: a warp writes 16 output columns, 2 floats each.
@@ -113,7 +113,7 @@ wb_wrong_kernel(write_out_row_loop_one_past
   STEP 2
   FIND "for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows)"
   REPLACE "for (int row = store_coord.row; row <= kTileCols; row += kStoreThreadRows)"
-  EXPECT "step 2.*Likely cause: thread 0 read word 2048 of smem_tile, the transposed view's \\(16, 0\\).*Either the write out's row loop goes past the output tile's rows: bounded by `<=` where `<` is meant, or by more than valid_cols.*or the write out reads the shared tile through its own layout")
+  EXPECT "step 2.*Likely cause: thread 0 read word 1024 of smem_tile, the transposed view's \\(16, 0\\).*Either the write out's row loop goes past the output tile's rows: bounded by `<=` where `<` is meant, or by more than valid_cols.*or the write out reads the shared tile through its own layout")
 
 # The write out reads the shared tile through its own layout, smem_layout(row, col), with
 # the output tile's coordinates: its columns run past the shared tile's 16. Thread 0's
@@ -131,29 +131,29 @@ wb_wrong_kernel(write_out_one_pass_of_the_columns
   STEP 2
   FIND "  for (int col = store_coord.col; col < kTileRows; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {\n      gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];\n    }\n  }"
   REPLACE "  {\n    const int col = store_coord.col;\n    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {\n      gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];\n    }\n  }"
-  EXPECT "step 2.*Likely cause: in every whole tile \\(16x128\\) only rows 0 to 15 and columns 0 to 15 were written.*Either the columns' bound is the rows'.*or the column loop makes one pass of the threads")
+  EXPECT "step 2.*Likely cause: in every whole tile \\(16x64\\) only rows 0 to 15 and columns 0 to 15 were written.*Either the columns' bound is the rows'.*or the column loop makes one pass of the threads")
 
 # Step 3: the padding and any shape.
 wb_wrong_kernel(unpadded_tile
   STEP 3
-  FIND "  padding = 2;  // stride 130"
-  REPLACE "  padding = 0;  // stride 128"
-  EXPECT "step 3.*stride 128 \\(padding 0\\).*transposed read.*a 16-way bank conflict")
+  FIND "  padding = 2;  // stride 66"
+  REPLACE "  padding = 0;  // stride 64"
+  EXPECT "step 3.*stride 64 \\(padding 0\\).*transposed read.*a 16-way bank conflict")
 
 # Chapter 2's answer for row reads: 2-way for the 16x16 transposed read.
 wb_wrong_kernel(plus_one_padding
   STEP 3
-  FIND "  padding = 2;  // stride 130"
-  REPLACE "  padding = 1;  // stride 129"
-  EXPECT "step 3.*stride 129 \\(padding 1\\).*transposed read.*a 2-way bank conflict")
+  FIND "  padding = 2;  // stride 66"
+  REPLACE "  padding = 1;  // stride 65"
+  EXPECT "step 3.*stride 65 \\(padding 1\\).*transposed read.*a 2-way bank conflict")
 
-# The transposed view written by hand as a row-major 16x128 layout: right for the
+# The transposed view written by hand as a row-major 16x64 layout: right for the
 # unpadded tile of step 2, wrong for the padded one.
 wb_wrong_kernel(wrong_transposed_layout
   STEP 3
   FIND "  constexpr auto smem_transposed = padded_smem_layout.transpose();"
   REPLACE "  constexpr auto smem_transposed = wb::row_major(Int<kTileCols>{}, Int<kTileRows>{});"
-  EXPECT "step 3.*read smem_tile\\[[0-9]+\\] at [^ ]*transpose.cu:[0-9]+, which no copy or store of the block had filled.*The block's copies filled 128 words of every 130.*while its reads walk words 0 to 2047 in a row: the reads forget the padding")
+  EXPECT "step 3.*read smem_tile\\[[0-9]+\\] at [^ ]*transpose.cu:[0-9]+, which no copy or store of the block had filled.*The block's copies filled 64 words of every 66.*while its reads walk words 0 to 1023 in a row: the reads forget the padding")
 
 wb_wrong_kernel(store_without_bounds
   STEP 3
@@ -167,7 +167,7 @@ wb_wrong_kernel(store_bounds_not_transposed
   STEP 3
   FIND "  for (int col = store_coord.col; col < valid_rows; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < valid_cols; row += kStoreThreadRows) {"
   REPLACE "  for (int col = store_coord.col; col < valid_cols; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < valid_rows; row += kStoreThreadRows) {"
-  EXPECT "step 3.*transpose.cu:[0-9]+: .*a load of 4 bytes at bytes \\[[0-9]+, [0-9]+\\) of smem_tile, a __shared__ array of another kernel, transpose_tile_kernel.*past the end of this kernel's smem_tile, which has 8312 bytes")
+  EXPECT "step 3.*Likely cause: thread 0 read word 1056 of smem_tile, the transposed view's \\(16, 0\\).*or by more than valid_cols \\(the input tile's rows, valid_rows, where the output's are meant")
 
 # The write out's loops one past the output tile, read past the shared tile's end: the
 # column loop (`col <= valid_rows`) at step 3's padded stride, the row loop (`row <=
@@ -176,7 +176,7 @@ wb_wrong_kernel(write_out_column_loop_one_past
   STEP 3
   FIND "for (int col = store_coord.col; col < valid_rows; col += kStoreThreadCols)"
   REPLACE "for (int col = store_coord.col; col <= valid_rows; col += kStoreThreadCols)"
-  EXPECT "step 3.*Likely cause: thread 15 read word 2078 of smem_tile, the transposed view's \\(15, 128\\).*The write out's column loop goes past the output tile's columns: bounded by `<=` where `<` is meant, or by more than the tile's valid_rows")
+  EXPECT "step 3.*Likely cause: thread 15 read word 1054 of smem_tile, the transposed view's \\(15, 64\\).*The write out's column loop goes past the output tile's columns: bounded by `<=` where `<` is meant, or by more than the tile's valid_rows")
 
 # The write out's index with the row and the column exchanged: at the first shape every
 # store stays inside the output, and the wrong values say which index is exchanged.

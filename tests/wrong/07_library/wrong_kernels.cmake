@@ -95,7 +95,7 @@ wb_wrong_kernel(span_starts_at_the_halo
   STEP 2
   FIND "  const int span_start = tile_start - kSpanPad;"
   REPLACE "  const int span_start = tile_start - kHalo;"
-  EXPECT "step 2.*aligned_size_t<16> promises.*the span starts kSpanPad = 4 elements")
+  EXPECT "step 2.*aligned_size_t<16> promises.*the span starts kSpanPad = 8 elements")
 
 wb_wrong_kernel(no_aligned_size_for_the_span
   STEP 2
@@ -135,7 +135,7 @@ wb_wrong_kernel(span_copied_whole_where_clipped
   STEP 2
   FIND "cuda::aligned_size_t<16>(sizeof(float) * (last - first)), pipeline);"
   REPLACE "cuda::aligned_size_t<16>(sizeof(float) * kSpan), pipeline);"
-  EXPECT "step 2.*Likely cause: .*that span starts at input\\[-4\\], before the array, so its copy begins at input\\[0\\], 4 words into the buffer.*last - first, not the whole span")
+  EXPECT "step 2.*Likely cause: .*that span starts at input\\[-8\\], before the array, so its copy begins at input\\[0\\], 8 words into the buffer.*last - first, not the whole span")
 
 # Step 3, a bulk copy a tile on a cuda::barrier.
 

@@ -43,6 +43,9 @@ struct CompareOptionsFor {
   // be traced back to the element it was taken from.
   const std::vector<T>* input = nullptr;
   ArrayShape input_shape{0, 0, 0, 0};  // the input's shape when it differs (transpose)
+  // Where a block's tile comes from, as the step's kernel finds it, for the texts that
+  // ask whether each block found its own.
+  std::string tile_indices = "rows from blockIdx.x, columns from blockIdx.y";
   // What the grader knows from elsewhere (the simulator's counters: no cp.async issued
   // at all, say): when not empty, the report's likely cause, in place of the one read
   // from the wrong values, which would otherwise blame a later step of the kernel.

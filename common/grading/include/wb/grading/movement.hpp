@@ -31,6 +31,10 @@ struct MovementCheck {
   // How many consecutive tiles (along the rows) each block walks: block b's share of
   // the arrays, which a fault's index hypotheses measure from (1: its tile alone).
   int tiles_per_block = 1;
+  // Whether block (x, y) finds its tile of the input at tile (y, x), the grid's x running
+  // over the input's column tiles (chapter 3's transpose); at tile (x, y) otherwise. A
+  // transpose's output tile is its input tile's, row and column exchanged.
+  bool grid_x_over_columns = false;
   // Whether the step loads through cp.async: if it issued none at all, the report says so
   // instead of reading the poison left in shared memory as a missing barrier.
   bool uses_cp_async = true;

@@ -23,7 +23,8 @@ struct ThreadStart {
 };
 
 // A column-major array on the device, cut into tiles, block (x, y) owning tile (x, y)
-// (or tile (y, x) where `grid_transposed`: a transpose's output).
+// (or tile (y, x) where `grid_transposed`: a grid whose x runs over the column tiles, or a
+// transpose's output).
 struct FaultedArray {
   const void* begin;
   ArrayShape shape;
