@@ -80,7 +80,8 @@ void thread_layouts_figure(const std::string& folder) {
   svg.text(out_x - 4, top + kTileCols * out_h, std::to_string(kTileCols - 1), 9, "end");
   svg.text(out_x, top + kTileCols * out_h + 14, "col 0", 9);
   svg.text(out_x + kTileRows * out_w, top + kTileCols * out_h + 14, "col " + std::to_string(kTileRows - 1), 9, "end");
-  svg.text(out_x, top + kTileCols * out_h + 34, "thick lines: the 16x16 thread layout, repeated 8 times across", 11);
+  svg.text(out_x, top + kTileCols * out_h + 34, "thick lines: the 16x16 thread layout, repeated " +
+               std::to_string(kTileRows / ch03::kStoreThreadCols) + " times across", 11);
   std::vector<std::string> notes;
   for (int warp = 0; warp < 8; ++warp) notes.push_back("warp " + std::to_string(warp) + " (" + std::to_string(warp * 32) + "-" + std::to_string(warp * 32 + 31) + ")");
   draw_warp_legend(svg, 20, legend_y, notes);
