@@ -62,7 +62,8 @@ void thread_layouts_figure(const std::string& folder) {
   const std::string tile = std::to_string(kTileRows) + "x" + std::to_string(kTileCols);
   const std::string output_tile = std::to_string(kTileCols) + "x" + std::to_string(kTileRows);
   svg.text(20, 46, "in: load_thread_layout (32,8) over the " + tile + " tile; a warp copies 32 rows of one column", 12);
-  svg.text(20, 62, "out: store_thread_layout (16,16) over the " + output_tile + " output tile (smem_layout.transpose());", 12);
+  svg.text(20, 62, "out: store_thread_layout (16,16) over the " + output_tile +
+                       " output tile (smem_layout.transpose());", 12);
   svg.text(20, 78, "a warp writes 2 columns of the output, 16 rows each: tile rows 2w, 2w+1 across 16 columns", 12);
   svg.text(x0, top - 14, "copy in: the " + tile + " tile", 11, "start", true);
   draw_whole_tile(svg, load, x0, top, load_w, load_h, ch03::kLoadThreadRows, ch03::kLoadThreadCols);

@@ -235,10 +235,9 @@ std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, 
     std::vector<std::pair<int, int>> unwritten;
     for (const Wrong& w : wrongs) unwritten.emplace_back(w.row, w.col);
     if (std::string part = written_part_of_every_tile(unwritten, shape); !part.empty()) return part;
-    return "some elements were never written: do the threads' loops cover the whole tile, "
-           "and does each block find its own tile (" + tile_indices + ", as the grid is launched)? Blocks that "
-           "compute the same origin write "
-           "the same tile twice and leave others empty.";
+    return "some elements were never written: do the threads' loops cover the whole tile, and does each "
+           "block find its own tile (" + tile_indices + ", as the grid is launched)? Blocks that compute "
+           "the same origin write the same tile twice and leave others empty.";
   }
   if (count(Kind::zero) == wrongs.size()) {
     return "the wrong elements are all 0: shared memory that nothing was copied into (is the "
@@ -360,7 +359,8 @@ template <class T>
   report << "Wrong elements lie in " << tiles.size() << " of " << tile_count << " tiles.\n";
   std::string cause = options.known_cause;
   if (cause.empty() && options.find_cause) cause = options.find_cause();
-  report << "Likely cause: " << (cause.empty() ? diagnose(wrongs, shape, input_shape, kinds, options.tile_indices) : cause);
+  report << "Likely cause: "
+         << (cause.empty() ? diagnose(wrongs, shape, input_shape, kinds, options.tile_indices) : cause);
   return ::testing::AssertionFailure() << report.str();
 }
 

@@ -189,7 +189,9 @@ void check_movement(const MovementCheck& check, const std::string& configuration
   CompareOptions options;
   options.input = &input;
   options.input_shape = check.input;
-  if (check.grid_x_over_columns) options.tile_indices = "the input tile's rows from blockIdx.y, columns from blockIdx.x";
+  if (check.grid_x_over_columns) {
+    options.tile_indices = "the input tile's rows from blockIdx.y, columns from blockIdx.x";
+  }
   const std::vector<float> output = gmem_out.download();
   // The likely cause, from what the launch did and what the output holds; where none of
   // these fits, matches_reference reads the pattern of the wrong elements.
