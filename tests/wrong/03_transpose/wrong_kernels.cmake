@@ -59,6 +59,15 @@ wb_wrong_kernel(naive_column_step_of_the_tile
   REPLACE "  for (int col = thread_coord.col; col < valid_cols; col += kTileCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out"
   EXPECT "step 1.*Likely cause: the output's right elements are exactly the input elements that the threads reach with either the loops' steps exchanged.*or the column loop making one pass of the threads")
 
+# The naive transpose bounded by a global test written in chapter 1's grid order (rows
+# from blockIdx.x), where chapter 3's grid has x across the column tiles: whole tiles are
+# never written, and the text names the grid's order.
+wb_wrong_kernel(naive_bounds_in_chapter_1s_grid_order
+  STEP 1
+  FIND "  for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];\n    }"
+  REPLACE "  for (int col = thread_coord.col; col < kTileCols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < kTileRows; row += kLoadThreadRows) {\n      if (blockIdx.x * kTileRows + row < rows && blockIdx.y * kTileCols + col < cols) {\n        gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];\n      }\n    }"
+  EXPECT "step 1.*Likely cause: whole tiles were never written.*the input tile's rows from blockIdx.y, columns from blockIdx.x, as the grid is launched")
+
 # Step 2: the transpose through shared memory.
 wb_wrong_kernel(missing_wait
   STEP 2
