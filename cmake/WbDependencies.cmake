@@ -13,7 +13,30 @@ if(WB_BACKEND STREQUAL "auto" OR WB_BACKEND STREQUAL "sim")
   list(APPEND WB_BACKENDS sim)
 endif()
 
-if(WB_BACKEND STREQUAL "auto" OR WB_BACKEND STREQUAL "cuda")
+# Whether a GPU answers here: check-chapterN then grades on it too.
+set(WB_GPU_PRESENT OFF)
+execute_process(COMMAND nvidia-smi -L RESULT_VARIABLE gpu_status OUTPUT_VARIABLE gpu_list ERROR_QUIET)
+if(gpu_status EQUAL 0 AND gpu_list MATCHES "GPU")
+  set(WB_GPU_PRESENT ON)
+endif()
+
+# `auto` builds the GPU backend where nvcc is found and it has a use: a GPU to run on, or
+# the maintainers' tests (which compare its PTX and build every GPU program). A learner
+# with nvcc and no GPU would only wait for nvcc's objects, and for its probes at
+# configure time; `-DWB_BACKEND=cuda` still builds it anywhere.
+set(wb_want_cuda OFF)
+if(WB_BACKEND STREQUAL "cuda")
+  set(wb_want_cuda ON)
+elseif(WB_BACKEND STREQUAL "auto")
+  if(WB_GPU_PRESENT OR WB_MAINTAINER_TESTS)
+    set(wb_want_cuda ON)
+  else()
+    message(STATUS "wb: no GPU answers here: building the CPU simulator backend only "
+                   "(a GPU's machine, or -DWB_BACKEND=cuda, builds the GPU backend too)")
+  endif()
+endif()
+
+if(wb_want_cuda)
   if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
     set(CMAKE_CUDA_ARCHITECTURES "80;90" CACHE STRING "GPU architectures to build for")
   endif()
@@ -23,13 +46,6 @@ if(WB_BACKEND STREQUAL "auto" OR WB_BACKEND STREQUAL "cuda")
     enable_language(CUDA)
     find_package(CUDAToolkit REQUIRED)
     list(APPEND WB_BACKENDS cuda)
-    # Whether a GPU answers here: check-chapterN then grades on it too.
-    execute_process(COMMAND nvidia-smi -L RESULT_VARIABLE gpu_status
-                    OUTPUT_VARIABLE gpu_list ERROR_QUIET)
-    set(WB_GPU_PRESENT OFF)
-    if(gpu_status EQUAL 0 AND gpu_list MATCHES "GPU")
-      set(WB_GPU_PRESENT ON)
-    endif()
     message(STATUS "wb: a GPU answers here: ${WB_GPU_PRESENT}")
   elseif(WB_BACKEND STREQUAL "cuda")
     message(FATAL_ERROR

@@ -1,18 +1,98 @@
 #!/usr/bin/env bash
-# gpu_check.sh [BUILD_DIR]: the maintainers' run on a machine with a GPU. Builds both
-# backends warning-free, runs ctest (the GPU tests as well), grades each chapter with
-# `make check-chapterN` as a learner would (the untouched skeleton, then known-wrong
-# kernels copied over it, then the solution), runs the learner's tools (check-all,
-# sanitize-chapter3 and profile-chapter2 on the reference), checks the references under
-# compute-sanitizer, runs the benchmarks and counts chapter 2's bank conflicts with
-# ncu. Logs go to $OUT when it is set.
-# It edits chapters/ in the tree it runs in: run it on a copy, never on a learner's.
+# gpu_check.sh [PART...]: the maintainers' run on a machine with a GPU, in two parts (both
+# by default), its logs in $OUT when it is set, else in the build folders' logs/:
+#
+#   learner     as a learner: the README's configure and build lines (Make) in
+#               build-learner/, then every learner target of every chapter (check-, bench-,
+#               sanitize-, profile-, timeline-chapterN), first with the references in
+#               place of the learner's files, where each must exit 0, then with the
+#               untouched skeletons, where each must answer (exit without a build error);
+#               and check-chapterN with the references at WB_SIM_THREADS 1, 16, 64 and 256.
+#               WB_GPU_CHECK_CHAPTERS and WB_GPU_CHECK_TARGETS narrow it (a run is at most
+#               10 minutes on the lent machines).
+#   maintainer  the maintainers' build (WB_MAINTAINER_TESTS, warnings as errors) in
+#               build-gpu/: its ctest, each reference step's time on each backend, the
+#               known-wrong kernels graded as a learner would, compute-sanitizer on the
+#               references, the benchmarks and chapter 2's bank conflicts counted by ncu.
+#
+# It edits chapters/ in the tree it runs in (and puts each file back): run it on a copy,
+# never on a learner's.
 set -uo pipefail
-build=${1:-build-gpu}
+parts=("$@")
+[ ${#parts[@]} -gt 0 ] || parts=(learner maintainer)
+mkdir -p "${OUT:-build-logs}"
+nvidia-smi -L | tee "${OUT:-build-logs}/gpu.txt"
+
+# learner_target LOG TARGET: `make TARGET` in build-learner, its full output in LOG; prints
+# what it came to: "exit N" (the target's command's status, from make's "Error N"), or
+# "BUILD FAILED" where a compiler or linker stopped it first.
+learner_target() {
+  local log=$1 target=$2
+  (cd build-learner && timeout 900 make "$target" > "$log" 2>&1)
+  local status=$?
+  if grep -q -E "(error:|ptxas error|undefined reference|No rule to make target)" "$log"; then
+    echo "BUILD FAILED"
+  elif [ "$status" -eq 0 ]; then
+    echo "exit 0"
+  else
+    local code
+    code=$(grep -o -E "\] Error [0-9]+" "$log" | head -1 | grep -o -E "[0-9]+$")
+    echo "exit ${code:-$status}"
+  fi
+}
+
+learner_part() {
+  local logs=${OUT:-build-learner/logs}/learner chapters targets
+  mkdir -p "$logs"
+  chapters=${WB_GPU_CHECK_CHAPTERS:-1 2 3 4 5 6 7}
+  targets=${WB_GPU_CHECK_TARGETS:-check bench sanitize profile timeline}
+  echo "== the README's lines, as a learner (Make)"
+  local start=$SECONDS
+  { cmake -S . -B build-learner && cmake --build build-learner -j "$(nproc)"; } > "$logs/build.txt" 2>&1
+  echo "configure and build: exit $?, $((SECONDS - start)) s"
+  grep -E "wb:" "$logs/build.txt"
+  mkdir -p "$logs/.learner_files" && cp -r chapters/. "$logs/.learner_files/"
+  local failures=0 which chapter target folder result
+  for which in references skeletons; do
+    if [ "$which" = references ]; then cp -r solutions/. chapters/; else cp -r "$logs/.learner_files/." chapters/; fi
+    echo "== every learner target, with the $which in place"
+    for chapter in $chapters; do
+      for target in $targets; do
+        [ "$target" != timeline ] || grep -q "^timeline-chapter$chapter:" build-learner/Makefile || continue
+        start=$SECONDS
+        result=$(learner_target "$logs/${target}_chapter${chapter}_$which.txt" "$target-chapter$chapter")
+        local verdict=ok
+        if [ "$which" = references ] && [ "$result" != "exit 0" ]; then verdict=FAILED; fi
+        if [ "$result" = "BUILD FAILED" ]; then verdict=FAILED; fi
+        [ "$verdict" = ok ] || failures=$((failures + 1))
+        printf '  %-20s %-12s %-8s %4d s  %s\n' "$target-chapter$chapter" "$result" "$verdict" \
+          $((SECONDS - start)) "$(grep -m1 -E "^(Chapter $chapter |  [a-z]+ +(clean|FAILED|NO VERDICT)|.*(GB/s|TFLOP/s)|.*warps waited|.*timeline)" \
+                                    "$logs/${target}_chapter${chapter}_$which.txt" | cut -c1-110)"
+      done
+    done
+  done
+  cp -r solutions/. chapters/
+  echo "== check-chapterN with the references, by simulator workers"
+  local workers
+  for workers in 1 16 64 256; do
+    local line="  WB_SIM_THREADS=$workers:"
+    for chapter in $chapters; do
+      (cd build-learner && WB_SIM_THREADS=$workers make "check-chapter$chapter" > "$logs/check${chapter}_workers$workers.txt" 2>&1)
+      if [ $? -eq 0 ]; then line+=" $chapter ok"; else line+=" $chapter FAILED"; failures=$((failures + 1)); fi
+    done
+    echo "$line"
+  done
+  cp -r "$logs/.learner_files/." chapters/
+  rm -rf "$logs/.learner_files"
+  echo "learner part: $failures failed"
+  [ "$failures" -eq 0 ]
+}
+
+maintainer_part() {
+build=build-gpu
 logs=${OUT:-$build/logs}
 mkdir -p "$logs"
-nvidia-smi -L | tee "$logs/gpu.txt"
-cmake -S . -B "$build" -DWB_WERROR=ON -DCMAKE_CUDA_ARCHITECTURES=90 2>&1 | tee "$logs/configure.txt" | grep -E "wb:"
+cmake -S . -B "$build" -DWB_WERROR=ON -DWB_MAINTAINER_TESTS=ON -DCMAKE_CUDA_ARCHITECTURES=90 2>&1 | tee "$logs/configure.txt" | grep -E "wb:"
 cmake --build "$build" -j 16 2>&1 | tee "$logs/build.txt" | grep -Ei "warning|error" | head -20
 echo "build exit: ${PIPESTATUS[0]}"
 ctest --test-dir "$build" -j 8 2>&1 | tee "$logs/ctest.txt" | grep -E "tests passed|Failed|\*\*\*"
@@ -60,9 +140,7 @@ grade_as_learner 3 03_transpose transpose.cu unpadded_tile uncoalesced_writes mi
 grade_as_learner 4 04_gemm gemm.cu no_barrier_between_wait_and_reads pipeline_serialised_by_wait_0 \
   stage_index_off_by_one
 grade_as_learner 6 06_halo halo.cu seed_pass_through_edges next_buffer_read_before_its_wait serialised_by_wait_0
-# The learner's tools on the GPU, as a learner runs them: check-all on the untouched
-# skeletons, then sanitize-chapter3 and profile-chapter2 with the reference copied over
-# the skeleton (restored after).
+# check-all on the untouched skeletons (each learner target is the learner part's).
 (cd "$build" && make check-all > "$logs/check_all_skeletons.txt" 2>&1; echo "check-all on the skeletons: exit $?")
 tail -3 "$logs/check_all_skeletons.txt"
 # Every reference in place of the learner's files, check-all three times in a row: a
@@ -75,15 +153,6 @@ for run in 1 2 3; do
   grep -E "steps pass" "$logs/check_all_references_$run.txt"
 done
 cp -r "$logs/learner_files/." chapters/
-tool_as_learner() {  # tool_as_learner TOOL N FOLDER FILE
-  cp "chapters/$3/$4" "$logs/tool_$2.orig"
-  cp "solutions/$3/$4" "chapters/$3/$4"
-  (cd "$build" && make "$1-chapter$2" > "$logs/$1_chapter$2.txt" 2>&1; echo "$1-chapter$2 on the reference: exit $?")
-  grep -v -E "^(\[|make|Scanning|Built target)" "$logs/$1_chapter$2.txt" | head -40
-  cp "$logs/tool_$2.orig" "chapters/$3/$4"
-}
-tool_as_learner sanitize 3 03_transpose transpose.cu
-tool_as_learner profile 2 02_padded padded.cu
 if command -v compute-sanitizer >/dev/null; then
   for number in 1 2 3 4 6; do
     for tool in memcheck racecheck synccheck; do
@@ -108,3 +177,14 @@ if command -v ncu >/dev/null; then
 fi
 for number in 2 3; do "$build/tests/bench_chapter${number}_solution_sim"; done | tee "$logs/bench_sim_counters.txt"
 for workers in 2 16; do WB_SIM_THREADS=$workers "$build/tests/sim/sim_speed"; done | tee "$logs/bench_sim.txt"
+}
+
+status=0
+for part in "${parts[@]}"; do
+  case $part in
+    learner) learner_part || status=1 ;;
+    maintainer) maintainer_part || status=1 ;;
+    *) echo "gpu_check.sh: unknown part $part (learner, maintainer)"; exit 2 ;;
+  esac
+done
+exit $status

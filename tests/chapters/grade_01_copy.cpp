@@ -42,17 +42,12 @@ const wb::grading::Causes kCommonCauses = {
 };
 
 const Step kStep1{1, 1, "copy the tile through shared memory", "chapters/01_copy/copy.cu",
-                  "each thread issues one wb::cp_async per element of its part of the tile, "
-                  "waits with wb::cp_async_wait_all(), then __syncthreads() lets the block "
-                  "read the whole tile",
                   wb::grading::causes_with(kCommonCauses, {{wb::ErrorKind::source_out_of_bounds,
                               "a global index outside the block's tile: step 1 has no partial "
                               "tiles, so a read past the array means the row (0 to 127) or "
                               "column (0 to 15) of an element leaves the tile. Does each loop "
                               "stop at kTileRows and kTileCols, and start at thread_coord?"}})};
 const Step kStep2{1, 2, "copy arrays of any shape", "chapters/01_copy/copy.cu",
-                  "the same copies as in step 1, each only if its element lies inside the "
-                  "array: row < valid_rows and col < valid_cols",
                   wb::grading::causes_with(kCommonCauses, {{wb::ErrorKind::source_out_of_bounds,
                               "the copy reads past the end of the input: is the copy missing "
                               "a bounds check (row < valid_rows, col < valid_cols) for the "

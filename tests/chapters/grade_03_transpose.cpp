@@ -62,23 +62,12 @@ const char* const kPartialTiles =
     "the input's columns (valid_cols of them) and the columns its rows (valid_rows).";
 
 const Step kStep1{3, 1, "the naive transpose", kFile,
-                  "each thread moves its elements one by one: gmem_tile_in[gmem_in_layout(row, "
-                  "col)] goes to gmem_tile_out[gmem_out_layout(col, row)], inside the array only",
                   causes(kPartialTiles)};
 const Step kStep2{3, 2, "transpose through shared memory", kFile,
-                  "copy the tile in with wb::cp_async as in chapter 1 (load_coord), wait, "
-                  "__syncthreads(), then write the output tile: element (row, col) of the "
-                  "output tile is smem_tile[smem_transposed(row, col)], and the 16x16 threads "
-                  "(store_coord) walk its " + std::to_string(ch03::kTileRows) + " columns 16 at a time; the "
-                  "output tile starts at row tile_col, column tile_row of the output",
                   causes("an access past the end of an array: step 2 has no partial tiles, so an "
                          "index leaves the tile. The output tile is 16x" + std::to_string(ch03::kTileRows) +
                          ": rows from 0 to 15, columns from 0 to " + std::to_string(ch03::kTileRows - 1) + ".")};
 const Step kStep3{3, 3, "pad the tile, any shape", kFile,
-                  "both phases must be conflict-free: the copy in (a warp on 32 rows of one "
-                  "column) and the transposed read (a warp on 2 rows of 16 columns: word "
-                  "row + stride * col). Choose the padding for the second; bound every loop "
-                  "by valid_rows and valid_cols",
                   causes(kPartialTiles)};
 
 #if WB_BACKEND_SIM
@@ -139,7 +128,7 @@ std::string store_loops_from_load_coord(const std::vector<float>& output, int ro
 // walk read through the tile's own layout, smem_layout(row, col) where the transposed view
 // is meant: where both fit (thread 0's second read), both are named; where only that one
 // does, it alone. "" where no single reading of each kind fits.
-std::string write_out_one_past(const wb::Fault& fault, int stride) {
+std::string write_out_one_past(const wb::Fault& fault, int stride, int step_number) {
   if (!fault.shared_overrun || fault.write || fault.thread[1] != 0) return "";
   const long long word = fault.shared_overrun->word;
   const wb::Coord start = ch03::store_thread_layout.coord(static_cast<int>(fault.thread[0]));
@@ -168,20 +157,35 @@ std::string write_out_one_past(const wb::Fault& fault, int stride) {
   const auto [row, col] = fits.front();
   const bool col_past = col == ch03::kTileRows;
   // Any bound past the tile's edge reaches that edge's first word past it first: `<=`, or
-  // a larger bound (the array's extent; for the rows, the input tile's rows too).
-  const std::string loop_text =  // after "the " or "The "
-      col_past ? "write out's column loop goes past the output tile's columns: bounded by `<=` where `<` is "
-                 "meant, or by more than the tile's valid_rows (the array's rows)"
-               : "write out's row loop goes past the output tile's rows: bounded by `<=` where `<` is meant, or "
-                 "by more than valid_cols (the input tile's rows, valid_rows, where the output's are meant, or the "
-                 "array's columns)";
-  return opening + ", the transposed view's (" + std::to_string(row) + ", " + std::to_string(col) +
-         ") at the tile's column stride " + std::to_string(stride) + ": " +
-         (col_past ? "column " + std::to_string(col) + ", one past the output tile's " +
-                         std::to_string(ch03::kTileRows) + " columns (the input's rows)"
-                   : "row " + std::to_string(row) + ", one past the output tile's " + std::to_string(ch03::kTileCols) +
-                         " rows (the input's columns)") +
-         (untransposed ? ". Either the " + loop_text + ", or " + untransposed_text + "." : ". The " + loop_text + ".");
+  // a larger bound (the array's extent; for the rows, the input tile's rows too). Named
+  // with the bounds the step's code uses: step 2's tiles are whole (kTileRows,
+  // kTileCols), step 3's partial (valid_rows, valid_cols).
+  const bool whole_tiles = step_number == 2;
+  const std::string column_bound = whole_tiles ? "kTileRows" : "valid_rows";
+  const std::string row_bound = whole_tiles ? "kTileCols" : "valid_cols";
+  const std::string loop_text =  // a sentence or more, after "Either" or alone
+      col_past ? "the write out's column loop runs past the output tile's columns. It must stop before " +
+                     column_bound + ": the output tile's columns are the input tile's rows. Is it bounded by `<=` "
+                     "where `<` is meant" + (whole_tiles ? std::string("?") : ", or by more than valid_rows (the array's rows)?")
+               : "the write out's row loop runs past the output tile's rows. It must stop before " + row_bound +
+                     ": the output tile's rows are the input tile's columns. Is it bounded by `<=` where `<` is meant, "
+                     "or by " + column_bound + ", the input tile's rows" +
+                     (whole_tiles ? std::string("?")
+                                  : "? If so, the column loop's valid_cols is wrong too: the two bounds are "
+                                    "exchanged. Or is it bounded by the array's columns?");
+  const std::string where_read =
+      opening + ", the transposed view's (" + std::to_string(row) + ", " + std::to_string(col) +
+      ") at the tile's column stride " + std::to_string(stride) + ": " +
+      (col_past ? "column " + std::to_string(col) + ", one past the output tile's " +
+                      std::to_string(ch03::kTileRows) + " columns"
+                : "row " + std::to_string(row) + ", one past the output tile's " + std::to_string(ch03::kTileCols) +
+                      " rows") + ".";
+  if (!untransposed) {
+    std::string sentence = loop_text;
+    sentence[0] = 'T';
+    return where_read + " " + sentence;
+  }
+  return where_read + " Either " + loop_text + " Or " + untransposed_text + ".";
 }
 
 wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(const float*, float*, int, int),
@@ -229,7 +233,9 @@ wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(c
       return store_loops_from_load_coord(output, rows, cols);
     };
     const int stride = step.number == 3 ? ch03::transpose_padded_stride() : ch03::kTileRows;
-    check.explain_fault = [stride](const wb::Fault& fault, const float*) { return write_out_one_past(fault, stride); };
+    check.explain_fault = [stride, number = step.number](const wb::Fault& fault, const float*) {
+      return write_out_one_past(fault, stride, number);
+    };
   }
   return check;
 }

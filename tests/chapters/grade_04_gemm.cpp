@@ -67,17 +67,12 @@ wb::grading::Causes causes(const std::string& race, const wb::grading::Causes& m
 }
 
 const Step kStep1{4, 1, "the shared-memory tiled GEMM", kFile,
-                  "for each k-tile: load_tile_sync of A (rows valid_m) and of B (rows valid_n) "
-                  "at column k0, __syncthreads(), acc[i][j] += A(r + 16i, kk) * B(c + 16j, kk) "
-                  "for kk from 0 to 7, then __syncthreads() before the next k-tile",
                   causes("a thread read a word of the tile that another thread wrote with no "
                          "__syncthreads() between: one barrier after the loads (the tile "
                          "complete before anyone reads it), one after the reads (everyone done "
                          "before the next k-tile overwrites it).")};
 
 const Step kStep2{4, 2, "load the tiles with cp.async", kFile,
-                  "load_tile_async for A and B, wb::cp_async_commit(), wb::cp_async_wait<0>(), "
-                  "__syncthreads(), the products as in step 1, and __syncthreads() again",
                   causes("a thread read a word of the tile that another thread's cp.async wrote "
                          "(or wrote one that another thread still read) with no barrier between. "
                          "The wait makes a thread's own copies visible to itself only: the reads "
@@ -85,9 +80,6 @@ const Step kStep2{4, 2, "load the tiles with cp.async", kFile,
                          "next tile's copies need one after everyone's reads.")};
 
 const Step kStep3{4, 3, "a multi-stage pipeline", kFile,
-                  "wb::cp_async_wait<kStages - 2>(), then load_stage(k_tile + kStages - 1, "
-                  "(k_tile + kStages - 1) % kStages), __syncthreads(), the products from stage "
-                  "k_tile % kStages, and __syncthreads() at the end of the iteration",
                   causes("a stage was written by one thread's cp.async and touched by another "
                          "thread with no barrier between. Either tile k_tile is read before "
                          "the __syncthreads() that follows everyone's wait, or a stage is "
@@ -97,10 +89,6 @@ const Step kStep3{4, 3, "a multi-stage pipeline", kFile,
                          "loads (k_tile + kStages - 1) % kStages.")};
 
 const Step kStep4{4, 4, "register blocking", kFile,
-                  "wb::cp_async_wait<kStages - 2>(), __syncthreads(), then load_stage(k_tile + "
-                  "kStages - 1, ...) after the barrier; for each kk, a_frag from two float4 of "
-                  "column kk at rows micro_row(thread_coord.row, 0) and micro_row(thread_coord.row, 4), "
-                  "b_frag likewise with micro_col, then acc[i][j] += a_frag[i] * b_frag[j]",
                   causes("a stage was written by one thread's cp.async and touched by another "
                          "thread with no barrier between. Step 4 has one barrier per k-tile, "
                          "after the wait: it makes tile k_tile visible to all, and it is the "
@@ -117,12 +105,6 @@ const Step kStep4{4, 4, "register blocking", kFile,
                            "column), or at a row that is no multiple of 4."}})};
 
 const Step kStep5{4, 5, "double-buffered fragments", kFile,
-                  "read_fragments: step 4's float4 reads through smem_a16_layout and smem_b16_layout. The "
-                  "loop: load_stage for all kStages stages, wb::cp_async_wait<kStages - 1>(), __syncthreads(), "
-                  "read_fragments of tile 0's column 0 into a_frag[0], b_frag[0]; then for each k-tile and kk: at "
-                  "kk == kDeepTileK - 1, wb::cp_async_wait<kStages - 2>(), __syncthreads(), load_stage(k_tile + "
-                  "kStages, this stage) and the next column is column 0 of stage (k_tile + 1) % kStages; read it "
-                  "into buffer (kk + 1) % 2, then the 64 FMAs on buffer kk % 2",
                   causes("a stage was written by one thread's cp.async and read by another with nothing ordering "
                          "the two. Either the copy had not landed when the barrier let the others read it: the wait "
                          "before each barrier must land the tile read next (the prologue commits kStages groups, "

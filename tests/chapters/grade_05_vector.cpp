@@ -56,9 +56,6 @@ const wb::grading::Causes kCommonCauses = {
 
 const Step kStep1{
     5, 1, "8- and 16-byte copies of a padded tile", kFile,
-    "row = 2 * thread_coord.row (4 * for quads); for col from thread_coord.col, step "
-    "thread_8_layout.cols: wb::cp_async_ca<8>(&smem_tile[smem_8_layout(row, col)], &gmem_tile_in[row + "
-    "col * rows]) (wb::cp_async_cg for 16 bytes); commit, wait<0>, __syncthreads()",
     wb::grading::causes_with(kCommonCauses, {{wb::ErrorKind::misaligned,
                   "a copy of 8 or 16 bytes needs both addresses at multiples of 8 or 16. For a shared "
                   "destination, look at its float element in the message. Below 128 it lies in column 0, "
@@ -75,10 +72,6 @@ const Step kStep1{
 
 const Step kStep2{
     5, 2, "16-byte copies in the GEMM", kFile,
-    "row = 4 * thread_coord.row; for col from thread_coord.col, step gemm_copy_layout.cols: "
-    "wb::cp_async_cg(&smem_tile[smem_gemm_layout(row, col)], &gmem_tile[row + col * ld]); at an edge, "
-    "inside = row < valid_rows && col < valid_k, and the copy reads inside ? 16 : 0 bytes from "
-    "inside ? that address : gmem_tile",
     wb::grading::causes_with(kCommonCauses, {{wb::ErrorKind::misaligned,
                   "a 16-byte copy needs its shared destination and its global source at multiples of 16 "
                   "bytes: the quad's first row is 4 * thread_coord.row, the shared tile's columns 512 "
@@ -91,9 +84,6 @@ const Step kStep2{
 
 const Step kStep3{
     5, 3, "16-byte copies of any length", kFile,
-    "first = 4 * threadIdx.x; if first + 4 <= valid: wb::cp_async_cg(&smem_tile[first], "
-    "&gmem_tile_in[first]); else one wb::cp_async_ca<4> for each index from first to valid - 1; then "
-    "commit, wait<0>, __syncthreads()",
     wb::grading::causes_with(kCommonCauses, {{wb::ErrorKind::source_out_of_bounds,
                   "a 16-byte copy addressed bytes past the end of the input: the array's last quad may hold "
                   "1 to 3 floats, and a 16-byte copy of it addresses all 16 bytes, whatever its source "

@@ -75,11 +75,6 @@ wb::grading::Causes causes(const std::string& race) {
 }
 
 const Step kStep1{6, 1, "the tile and its halo through cp.async", kFile,
-                  "in load_span_async, a loop over j from threadIdx.x to Tile + 2 * Halo by kThreads: "
-                  "wb::cp_async_ca<4>(&smem_span[j], ...) of input[tile_start - Halo + j], 0 bytes when "
-                  "that index lies outside [0, n); in the kernel: load_span_async, commit, the weights "
-                  "with plain loads, wb::cp_async_wait<0>(), __syncthreads(), then the sum over k of "
-                  "smem_span[threadIdx.x + k] * smem_weights[k], stored if out_index < n",
                   causes("a thread read a word of shared memory that another thread wrote (a cp.async "
                          "of the span or a store of the weights) with no barrier between. Each "
                          "thread's copies are visible to itself after its wait, the others' after "
@@ -87,10 +82,6 @@ const Step kStep1{6, 1, "the tile and its halo through cp.async", kFile,
                          "the weights: one barrier, after both, before the sums.")};
 
 const Step kStep2{6, 2, "several tiles a block, double-buffered", kFile,
-                  "before the loop: the block's first tile into smem_span[0], commit, the weights. "
-                  "Each iteration: the next tile (tile + gridDim.x) into smem_span[buffer ^ 1] if there "
-                  "is one, commit (always), wb::cp_async_wait<1>(), __syncthreads(), "
-                  "convolve_stream_tile from smem_span[buffer], __syncthreads()",
                   causes("a buffer was written by one thread's cp.async and touched by another thread "
                          "with no barrier between. Either this tile is read before the __syncthreads() "
                          "that follows everyone's wait, or a buffer is refilled while others still "
@@ -98,8 +89,6 @@ const Step kStep2{6, 2, "several tiles a block, double-buffered", kFile,
                          "iteration's copies out of the buffer just read.")};
 
 const Step kStep3{6, 3, "the width as a template parameter", kFile,
-                  "step 2's loop with Width and halo in place of kWidth and kHalo, and the weights "
-                  "loaded by a loop that covers all Width of them (for k from threadIdx.x by kThreads)",
                   kStep2.causes};
 
 const std::string kInFlightCause =

@@ -43,10 +43,6 @@ const char* const kHopperFile = "chapters/07_library/hopper.cu";
 
 const Step kStep1{
     7, 1, "chapter 1's copy with cooperative_groups::memcpy_async", kFile,
-    "for each column col of the tile, cg::memcpy_async(block, &smem_tile[smem_layout(0, col)], "
-    "&gmem_tile_in[gmem_layout(0, col)], cuda::aligned_size_t<16>(sizeof(float) * kTileRows)), called by "
-    "every thread; then "
-    "cg::wait(block), which lands the copies and synchronises the block",
     {{wb::ErrorKind::shared_race,
       "a thread read a word of smem_tile that another thread's copy writes, with nothing between: "
       "cg::wait(block) lands this thread's copies and then synchronises the block, so that every "
@@ -69,12 +65,6 @@ const std::string kPipelineRace =
 
 const Step kStep2{
     7, 2, "chapter 6's double buffer with cuda::pipeline", kFile,
-    "in load_span_async: cuda::memcpy_async(block, smem_span + (first - span_start), gmem_in + "
-    "first, cuda::aligned_size_t<16>(sizeof(float) * (last - first)), pipeline), then a zero in "
-    "every smem_span[j] outside [first, last). In the kernel: producer_acquire, the first tile into "
-    "stage 0, the weights, producer_commit; per tile: producer_acquire, the next tile (if any) into "
-    "smem_span[stage ^ 1], producer_commit (always), consumer_wait, convolve_tile from "
-    "smem_span[stage], consumer_release",
     {{wb::ErrorKind::shared_race, kPipelineRace},
      {wb::ErrorKind::pipeline,
       "the pipeline's calls out of order: each stage is producer_acquire(), its copies, "
@@ -103,9 +93,6 @@ const std::string kStuckBarrierCause =
 
 const Step kStep3{
     7, 3, "a bulk copy a tile, completing on a cuda::barrier", kHopperFile,
-    "in load_tile_bulk: cuda::device::memcpy_async_tx(smem_tile, gmem_in + first, "
-    "cuda::aligned_size_t<16>(bytes), full), then (void)cuda::device::barrier_arrive_tx(full, 1, bytes). "
-    "In the loop, before the tile's store: full[stage].wait_parity((i / kStages) % 2)",
     {{wb::ErrorKind::mbarrier, kStuckBarrierCause},
      {wb::ErrorKind::shared_race,
       "a thread read a tile before its barrier's phase completed, or a stage was refilled while threads "
@@ -128,11 +115,6 @@ const Step kStep3{
 
 const Step kStep4{
     7, 4, "chapter 3's transpose through the TMA", kHopperFile,
-    "on the host: global_dims {rows, cols}, global_strides {sizeof(float) * rows}, box_dims "
-    "{kBoxRows, kBoxCols}. In swizzled_word: chunk ^= col % 8. In the kernel: thread 0 calls "
-    "cde::cp_async_bulk_tensor_2d_global_to_shared(smem_box, &tensor_map, box_row, box_col, full) and "
-    "(void)cuda::device::barrier_arrive_tx(full, 1, sizeof(smem_box)); then every thread "
-    "full.wait_parity(0)",
     {{wb::ErrorKind::mbarrier,
       kStuckBarrierCause + " A tensor copy brings its whole box, sizeof(smem_box), zeros for the part "
                            "outside the array included."},

@@ -42,6 +42,19 @@ expect_status 0 $? "configure a fresh build folder (Unix Makefiles, Release)"
 expect_status 0 $? "make check-chapter1 on a filled-in chapter 1, in a fresh build folder"
 expect_line "$test_dir/check" "Chapter 1 \\(01_copy\\): simulator: passed" "the report's summary"
 expect_no_line "$test_dir/check" "failed to update|No such file or directory" "no build step stops"
+# A learner's build makes none of the maintainers' tests (WB_MAINTAINER_TESTS is off).
+(cd "$work/build" && make help) > "$test_dir/targets" 2>&1
+expect_line "$test_dir/targets" "check-chapter1$" "the learner's targets listed"
+expect_no_line "$test_dir/targets" "rejects|_wrong_plain_loads|ptx_widths|sim_tests|runtime_tests|headers_alone" \
+  "no known-wrong kernel beyond the book's, no self-test, no PTX tool"
+# A one-line edit of chapter 1: check-chapter1 compiles that file again and links its
+# grader, and nothing else.
+echo "// a learner's note" >> "$work/$skeleton"
+(cd "$work/build" && make check-chapter1) > "$test_dir/edit" 2>&1
+expect_status 0 $? "make check-chapter1 after a one-line edit"
+expect_line "$test_dir/edit" "Building CXX object .*chapter1_learner_sim.*copy_cu" "the edited file compiled again"
+expect_no_line "$test_dir/edit" "Building CXX object .*(chapter[2-9]|solution|wb_runtime|wb_grading|grader_chapter|bench|timeline)" \
+  "nothing but the edited file compiled"
 
 # 2. Line tables on the kernel objects, and a message that names the learner's lines.
 object=$(find "$work/build" -path '*chapter1_learner_sim*' -name '*copy_cu.cpp.o' | head -1)

@@ -58,4 +58,22 @@ expect_line "$test_dir/out" '^  memcheck +FAILED: 2 errors; first: Invalid __sha
 expect_line "$test_dir/out" '^  racecheck +FAILED: 1 hazard displayed \(1 error, 0 warnings\); first: Error: Race reported between Write access at .*transpose.cu:80' \
   "racecheck's hazard and its lines"
 expect_line "$test_dir/out" '^  synccheck +NO VERDICT: no summary \(the run crashed or was stopped, exit 134\)' "a run without a summary"
+
+# synccheck's known report inside the CUDA library's cuda::pipeline (chapter 7): named as
+# that, and no failure; beside a report in the learner's own code, that one fails.
+rm -f "$test_dir/grader.exit"
+cp "$here/samples/clean.txt" "$FAKE_SANITIZER_DIR/memcheck.txt"
+cp "$here/samples/racecheck_clean.txt" "$FAKE_SANITIZER_DIR/racecheck.txt"
+cp "$here/samples/synccheck_library_pipeline.txt" "$FAKE_SANITIZER_DIR/synccheck.txt"
+run_sanitize "$test_dir/grader"
+expect_status 0 $? "only the library's known report"
+cat "$test_dir/out"
+expect_line "$test_dir/out" "^  synccheck +clean in your code: 2 errors, all the known report inside the CUDA library's own cuda::pipeline barriers" \
+  "the library's report named as such"
+cp "$here/samples/synccheck_library_and_yours.txt" "$FAKE_SANITIZER_DIR/synccheck.txt"
+run_sanitize "$test_dir/grader"
+expect_status 1 $? "the library's report and one of the learner's"
+cat "$test_dir/out"
+expect_line "$test_dir/out" "^  synccheck +FAILED: 3 errors \(2 of them the known report .*; first: Barrier error detected. Divergent thread\(s\) in warp., at .*chapters/07_library/library.cu:141 \(halo_kernel" \
+  "the learner's report first, the library's counted aside"
 finish

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cerrno>
@@ -29,6 +30,7 @@
 
 #include "wb/grading/causes.hpp"
 #include "wb/grading/random.hpp"
+#include "wb/grading/step.hpp"
 #include "wb/wb.cuh"
 
 namespace {
@@ -55,8 +57,19 @@ class FirstFailure : public ::testing::EmptyTestEventListener {
   std::string failure_, skip_;
 };
 
-// "Step1CopyTheTile" -> "step 1: copy the tile"
+// The width of the report's column of step titles (report() sets it).
+int title_width = 44;
+
+// "Step1CopyTheTile" -> "step 1: copy the tile through shared memory", the title its Step
+// registered; from the test's name alone ("step 1: copy the tile") where none did.
 std::string step_title(const std::string& test_name) {
+  if (test_name.rfind("Step", 0) == 0) {
+    const int number = std::atoi(test_name.c_str() + 4);
+    const auto& titles = wb::grading::step_titles();
+    if (const auto found = titles.find(number); number > 0 && found != titles.end()) {
+      return "step " + std::to_string(number) + ": " + found->second;
+    }
+  }
   std::string title;
   bool in_number = false;
   for (std::size_t i = 0; i < test_name.size(); ++i) {
@@ -270,7 +283,7 @@ Outcome run_isolated(const std::string& full_name, unsigned timeout_seconds,
       continue;
     }
     if (terminal && seconds >= 2) {
-      std::printf("\r  %-44s running, %lld s", title.c_str(), static_cast<long long>(seconds));
+      std::printf("\r  %-*s running, %lld s", title_width, title.c_str(), static_cast<long long>(seconds));
       std::fflush(stdout);
     }
     if (seconds > static_cast<long long>(timeout_seconds) + 10) {  // the watchdog failed
@@ -304,15 +317,21 @@ Outcome run_isolated(const std::string& full_name, unsigned timeout_seconds,
 }
 
 // The step's own output, indented under its line: at most a few lines of it.
-void print_output(const std::string& output) {
+// What a step printed besides its verdict, under its line; a simulator's warning that
+// the step's message already quotes ("The simulator noticed: ...") is left out here.
+void print_output(const std::string& output, const std::string& message) {
   constexpr int kMaxLines = 8;
+  static const std::string kWarning = "[wb sim] warning: ";
   int lines = 0;
   std::size_t at = 0;
   while (at < output.size() && lines < kMaxLines) {
     const std::size_t end = output.find('\n', at);
-    std::printf("      | %s\n", output.substr(at, end - at).c_str());
-    ++lines;
+    const std::string line = output.substr(at, end - at);
     at = end == std::string::npos ? output.size() : end + 1;
+    const std::string said = line.rfind(kWarning, 0) == 0 ? line.substr(kWarning.size()) : line;
+    if (!said.empty() && message.find(said) != std::string::npos) continue;
+    std::printf("      | %s\n", line.c_str());
+    ++lines;
   }
   if (at < output.size()) std::printf("      | ... (more output cut)\n");
 }
@@ -326,6 +345,7 @@ int report(const char* program, const char* results_path) {
   const ::testing::UnitTest& unit = *::testing::UnitTest::GetInstance();
   int passed = 0, total = 0;
   std::string first_name, first_message;
+  std::vector<std::string> passed_outputs;  // what the passed steps measured
   FILE* results = nullptr;
   if (results_path != nullptr) {
     results = std::fopen(results_path, "w");
@@ -334,6 +354,15 @@ int report(const char* program, const char* results_path) {
       return 2;
     }
   }
+  // The titles' column as wide as the longest (44 at least, as before).
+  int width = 44;
+  for (int i = 0; i < unit.total_test_suite_count(); ++i) {
+    const ::testing::TestSuite& suite = *unit.GetTestSuite(i);
+    for (int j = 0; j < suite.total_test_count(); ++j) {
+      width = std::max(width, static_cast<int>(step_title(suite.GetTestInfo(j)->name()).size()));
+    }
+  }
+  title_width = width;
   for (int i = 0; i < unit.total_test_suite_count(); ++i) {
     const ::testing::TestSuite& suite = *unit.GetTestSuite(i);
     for (int j = 0; j < suite.total_test_count(); ++j) {
@@ -342,8 +371,12 @@ int report(const char* program, const char* results_path) {
       const std::string title = step_title(test.name());
       const Outcome outcome = run_isolated(name, timeout, title, program);
       static const char* const words[] = {"passed", "FAILED", "SKIPPED", "FAILED"};
-      std::printf("  %-44s %s\n", title.c_str(), words[outcome.status]);
-      print_output(outcome.output);
+      std::printf("  %-*s %s\n", title_width, title.c_str(), words[outcome.status]);
+      // A passed step's measurements would be printed again above every later failure,
+      // run after run: a passed step is one line, and its measurements come once every
+      // step passes (below).
+      if (outcome.status != Outcome::passed) print_output(outcome.output, outcome.message);
+      if (outcome.status == Outcome::passed && !outcome.output.empty()) passed_outputs.push_back(outcome.output);
       if (results != nullptr) {
         static const char* const states[] = {"passed", "failed", "skipped", "crashed"};
         std::fprintf(results, "%s\t%s\t%s\t%.2f\n", name.c_str(), states[outcome.status], title.c_str(),
@@ -361,6 +394,9 @@ int report(const char* program, const char* results_path) {
   }
   if (!first_message.empty()) {
     std::printf("\nFirst problem, %s:\n%s\n", first_name.c_str(), first_message.c_str());
+  } else if (!passed_outputs.empty()) {
+    std::printf("\nWhat the steps measured:\n");
+    for (const std::string& output : passed_outputs) std::printf("%s%s", output.c_str(), output.back() == '\n' ? "" : "\n");
   }
   std::printf("\n%d of %d steps pass on the %s.\n", passed, total, wb::backend_name());
   if (results != nullptr) std::fclose(results);

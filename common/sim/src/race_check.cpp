@@ -249,7 +249,7 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
       if (const ThreadState& other_thread = *worker.threads[other]; skipped_the_barrier(thread, other_thread, pc)) {
         conflict = {std::string("threads at different __syncthreads(): this thread ") + (write ? "writes " : "reads ") +
                         what + ", which " + thread_name(worker, other) + " " + other_did + " at " + line_of(other_pc) +
-                        "; that thread now waits at the __syncthreads() at " + other_thread.barrier_file + ":" +
+                        "; that thread now waits at the __syncthreads() at " + project_relative(other_thread.barrier_file) + ":" +
                         std::to_string(other_thread.barrier_line) + ", while this thread is past that line without "
                         "ever having waited there: the barrier sits inside a condition (an if, or a loop that runs "
                         "a different number of times) that this thread skipped. Every thread of a block must reach "

@@ -6,11 +6,17 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <random>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <thread>
+
+#include <malloc.h>
+#include <pthread.h>
 
 #include "wb/launch.hpp"
 #include "wb/poison.hpp"
@@ -377,7 +383,7 @@ class BlockRunner {
   }
 
   static std::string site(const ThreadState& thread) {
-    return std::string(thread.barrier_file) + ":" + std::to_string(thread.barrier_line);
+    return project_relative(thread.barrier_file) + ":" + std::to_string(thread.barrier_line);
   }
 
   Worker& worker_;
@@ -396,7 +402,33 @@ class WorkerPool {
     unsigned count = static_cast<unsigned>(
         env_number("WB_SIM_THREADS", std::min(hardware, kDefaultMaxWorkers)));
     count = std::clamp(count, 1u, kMaxWorkers);
-    for (unsigned i = 0; i < count; ++i) os_threads_.emplace_back([this, i] { work(i); });
+    bound_malloc_arenas();
+    pthread_attr_t attributes;
+    pthread_attr_init(&attributes);
+    pthread_attr_setstacksize(&attributes, kWorkerStackBytes);
+    std::string refusal;
+    for (unsigned i = 0; i < count; ++i) {
+      auto* start = new StartArguments{this, i};
+      pthread_t thread;
+      const int status = pthread_create(&thread, &attributes, &WorkerPool::start_worker, start);
+      if (status != 0) {
+        delete start;
+        refusal = std::strerror(status);
+        break;
+      }
+      os_threads_.push_back(thread);
+    }
+    pthread_attr_destroy(&attributes);
+    if (os_threads_.empty()) {
+      throw std::runtime_error("the CPU simulator could not start a single worker thread: " + refusal);
+    }
+    if (os_threads_.size() < count) {
+      // Once per process: the launches still run, on fewer workers.
+      std::fprintf(stderr,
+                   "wb simulator: started %zu of the %u workers asked for (WB_SIM_THREADS): the "
+                   "system refused the next one (%s); the kernels run on %zu.\n",
+                   os_threads_.size(), count, refusal.c_str(), os_threads_.size());
+    }
   }
 
   ~WorkerPool() {
@@ -405,7 +437,7 @@ class WorkerPool {
       stopping_ = true;
     }
     wake_.notify_all();
-    for (std::thread& thread : os_threads_) thread.join();
+    for (pthread_t thread : os_threads_) pthread_join(thread, nullptr);
   }
 
   // Runs the job; the counters of the launch are in `stats` even when it failed.
@@ -433,6 +465,33 @@ class WorkerPool {
   }
 
  private:
+  // A worker's own OS stack runs only the scheduler: the kernels run on the fibers'
+  // stacks. The default 8 MiB each would put 256 workers at 2 GiB of a step's address
+  // space (WB_STEP_MEMORY_MB bounds it), for nothing.
+  static constexpr std::size_t kWorkerStackBytes = std::size_t{2} << 20;
+
+  struct StartArguments {
+    WorkerPool* pool;
+    unsigned index;
+  };
+  static void* start_worker(void* raw) {
+    const StartArguments arguments = *static_cast<StartArguments*>(raw);
+    delete static_cast<StartArguments*>(raw);
+    arguments.pool->work(arguments.index);
+    return nullptr;
+  }
+
+  // glibc gives each OS thread that allocates a heap arena of its own, up to 8 per core,
+  // each reserving 64 MiB of address space: 64 workers on a 16-core host reserve 4 GiB,
+  // the whole of a step's default WB_STEP_MEMORY_MB, and the next allocation or thread
+  // fails. The workers allocate little (their stacks and shared memory are mapped), so
+  // a few arenas serve them, whatever the number of cores.
+  static void bound_malloc_arenas() {
+#if defined(__GLIBC__)
+    mallopt(M_ARENA_MAX, 8);
+#endif
+  }
+
   void work(unsigned index) {
     Worker worker;
     this_worker = &worker;
@@ -498,7 +557,7 @@ class WorkerPool {
 
   std::mutex mutex_;
   std::condition_variable wake_, done_;
-  std::vector<std::thread> os_threads_;
+  std::vector<pthread_t> os_threads_;
   bool stopping_ = false;
   std::uint64_t generation_ = 0;
   std::size_t busy_ = 0;
@@ -515,7 +574,7 @@ class WorkerPool {
 std::string where_seen(const ThreadState& thread) {
   const LastSeen& seen = thread.last_seen;
   const std::string call =
-      seen.file != nullptr ? std::string(seen.file) + ":" + std::to_string(seen.line) : "";
+      seen.file != nullptr ? project_relative(seen.file) + ":" + std::to_string(seen.line) : "";
   const std::string access = source_line_of(seen.access_pc);
   if (!access.empty() && (seen.access_is_latest || call.empty())) {
     return access + " (its last memory access)";
@@ -529,7 +588,7 @@ std::string where_seen(const ThreadState& thread) {
 void sync_block(const char* file, int line) {
   ThreadState* thread = running_thread;
   if (thread == nullptr) {
-    throw Error(std::string(file) + ":" + std::to_string(line) +
+    throw Error(project_relative(file) + ":" + std::to_string(line) +
                 ": __syncthreads() called outside a kernel launch");
   }
   thread->status = ThreadStatus::at_barrier;
@@ -548,7 +607,7 @@ void sync_block(const char* file, int line) {
 ThreadState& require_thread(const char* what, const char* file, int line) {
   ThreadState* thread = current_thread();
   if (thread == nullptr) {
-    throw Error(std::string(file) + ":" + std::to_string(line) + ": " + what +
+    throw Error(project_relative(file) + ":" + std::to_string(line) + ": " + what +
                 " called outside a kernel launch");
   }
   return *thread;
@@ -647,7 +706,7 @@ std::string describe_running_blocks() {
       if (!waiting.empty()) {
         const ThreadState& first = *worker->threads[waiting.front()];
         out << "; " << format_thread_list(waiting, total) << " wait at the barrier at "
-            << first.barrier_file << ":" << first.barrier_line;
+            << project_relative(first.barrier_file) << ":" << first.barrier_line;
       }
       out << ".";
     }

@@ -479,12 +479,10 @@ std::string foreign_array_access(SharedMemory& shared, const void* kernel, const
   }
   const std::string kernel_name = function_at(kernel);
   const auto offset = static_cast<long long>(first - shared.tls_begin);
-  const long long inside = offset - static_cast<long long>(array.offset);
-  std::string text = "at bytes [" + std::to_string(inside) + ", " + std::to_string(inside + static_cast<long long>(bytes)) +
-                     ") of " + array.name + ", a __shared__ array of another kernel, " + identifier_of(owner) +
-                     ": outside this kernel's shared memory (on a GPU, a kernel's shared memory holds its own "
-                     "arrays only, and this address is not one of them)";
-  // This kernel's array nearest the address: the one the index was counted from.
+  // This kernel's array nearest the address: the one the index was counted from. The
+  // simulator lays every kernel's arrays side by side, so the address lands in another
+  // kernel's array; on a GPU it is simply outside this kernel's shared memory, and the
+  // other kernel has nothing to do with the mistake: it is not named.
   const TlsSymbol* nearest = nullptr;
   long long nearest_gap = 0;
   for (const TlsSymbol& symbol : symbols) {
@@ -496,19 +494,29 @@ std::string foreign_array_access(SharedMemory& shared, const void* kernel, const
       nearest_gap = gap;
     }
   }
-  if (nearest == nullptr) return text + ". Is an index far outside its tile?";
+  const std::string outside =
+      "outside this kernel's shared memory (on a GPU, a kernel's shared memory holds its own arrays only)";
+  if (nearest == nullptr) {
+    const long long inside = offset - static_cast<long long>(array.offset);
+    return "at bytes [" + std::to_string(inside) + ", " + std::to_string(inside + static_cast<long long>(bytes)) +
+           ") of " + array.name + ", a __shared__ array of another kernel, " + identifier_of(owner) + ": " +
+           outside + ", and this kernel declares none. Is an index far outside its tile?";
+  }
   const auto nearest_begin = static_cast<long long>(nearest->offset);
+  // Elements counted in floats, as the workbook's tiles are, from the array's start.
+  const long long element = (offset - nearest_begin) / 4 - (offset < nearest_begin ? 1 : 0);
+  const std::string where = "at element " + std::to_string(element) + " of this kernel's " + nearest->name +
+                            ", which has " + std::to_string(nearest->bytes / 4) + " floats (" +
+                            std::to_string(nearest->bytes) + " bytes): ";
   if (offset < nearest_begin) {
-    return text + ". It lies " + std::to_string(nearest_begin - offset) + " bytes (" +
-           std::to_string((nearest_begin - offset + 3) / 4) + " floats) before the start of this kernel's " +
-           nearest->name + ", which has " + std::to_string(nearest->bytes) +
-           " bytes: an index into " + nearest->name + " below 0. Is an index negative: a stage or a row "
+    return where + std::to_string((nearest_begin - offset + 3) / 4) + " floats before its start, " + outside +
+           ". An index into " + nearest->name + " below 0. Is an index negative: a stage or a row "
            "computed as (i - 1) % n, which C++ makes -1, not n - 1, when i is 0; or a halo or an offset "
            "taken off twice?";
   }
-  return text + ". It lies " + std::to_string(offset - nearest_begin - static_cast<long long>(nearest->bytes)) +
-         " bytes past the end of this kernel's " + nearest->name + ", which has " + std::to_string(nearest->bytes) +
-         " bytes: an index into " + nearest->name + " past its end. Is an index past the end of the tile?";
+  const long long past = (offset - nearest_begin - static_cast<long long>(nearest->bytes)) / 4;
+  return where + (past == 0 ? std::string("just past its end") : std::to_string(past) + " floats past its end") +
+         ", " + outside + ". An index into " + nearest->name + " past its end: is an index past the end of the tile?";
 }
 
 void release_dynamic_shared(SharedMemory& shared) {

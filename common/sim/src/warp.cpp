@@ -226,7 +226,7 @@ std::string describe_stuck_warps(const Worker& worker, unsigned threads) {
     if (returned != 0 && at_barrier != 0) out += ", and ";
     if (at_barrier != 0) {
       out += lane_list(at_barrier) + ", which wait at the __syncthreads() at " +
-             std::string(barrier_file) + ":" + std::to_string(barrier_line);
+             project_relative(barrier_file) + ":" + std::to_string(barrier_line);
     }
     out += ". Every lane named in the mask must make the same call; on a GPU this hangs or is "
            "undefined. ";

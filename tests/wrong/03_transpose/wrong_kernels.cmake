@@ -122,7 +122,7 @@ wb_wrong_kernel(write_out_row_loop_one_past
   STEP 2
   FIND "for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows)"
   REPLACE "for (int row = store_coord.row; row <= kTileCols; row += kStoreThreadRows)"
-  EXPECT "step 2.*Likely cause: thread 0 read word 1024 of smem_tile, the transposed view's \\(16, 0\\).*Either the write out's row loop goes past the output tile's rows: bounded by `<=` where `<` is meant, or by more than valid_cols.*or the write out reads the shared tile through its own layout")
+  EXPECT "step 2.*Likely cause: thread 0 read word 1024 of smem_tile, the transposed view's \\(16, 0\\).*Either the write out's row loop runs past the output tile's rows. It must stop before kTileCols.*`<=` where `<` is meant, or by kTileRows, the input tile's rows\\? Or the write out reads the shared tile through its own layout")
 
 # The write out reads the shared tile through its own layout, smem_layout(row, col), with
 # the output tile's coordinates: its columns run past the shared tile's 16. Thread 0's
@@ -176,7 +176,7 @@ wb_wrong_kernel(store_bounds_not_transposed
   STEP 3
   FIND "  for (int col = store_coord.col; col < valid_rows; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < valid_cols; row += kStoreThreadRows) {"
   REPLACE "  for (int col = store_coord.col; col < valid_cols; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < valid_rows; row += kStoreThreadRows) {"
-  EXPECT "step 3.*Likely cause: thread 0 read word 1056 of smem_tile, the transposed view's \\(16, 0\\).*or by more than valid_cols \\(the input tile's rows, valid_rows, where the output's are meant")
+  EXPECT "step 3.*Likely cause: thread 0 read word 1056 of smem_tile, the transposed view's \\(16, 0\\).*row loop runs past the output tile's rows. It must stop before valid_cols.*or by valid_rows, the input tile's rows\\? If so, the column loop's valid_cols is wrong too: the two bounds are exchanged")
 
 # The write out's loops one past the output tile, read past the shared tile's end: the
 # column loop (`col <= valid_rows`) at step 3's padded stride, the row loop (`row <=
@@ -185,7 +185,7 @@ wb_wrong_kernel(write_out_column_loop_one_past
   STEP 3
   FIND "for (int col = store_coord.col; col < valid_rows; col += kStoreThreadCols)"
   REPLACE "for (int col = store_coord.col; col <= valid_rows; col += kStoreThreadCols)"
-  EXPECT "step 3.*Likely cause: thread 15 read word 1054 of smem_tile, the transposed view's \\(15, 64\\).*The write out's column loop goes past the output tile's columns: bounded by `<=` where `<` is meant, or by more than the tile's valid_rows")
+  EXPECT "step 3.*Likely cause: thread 15 read word 1054 of smem_tile, the transposed view's \\(15, 64\\).*The write out's column loop runs past the output tile's columns. It must stop before valid_rows.*`<=` where `<` is meant, or by more than valid_rows")
 
 # The write out's index with the row and the column exchanged: at the first shape every
 # store stays inside the output, and the wrong values say which index is exchanged.

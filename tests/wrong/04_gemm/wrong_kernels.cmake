@@ -140,7 +140,7 @@ wb_wrong_kernel(refill_stage_negative_at_the_first_tile
   STEP 3
   FIND "    load_stage(k_tile + kStages - 1, (k_tile + kStages - 1) % kStages);\n    __syncthreads();  // every thread has waited"
   REPLACE "    load_stage(k_tile + kStages - 1, (k_tile - 1) % kStages);\n    __syncthreads();  // every thread has waited"
-  EXPECT "step 3.*kernel failed.*a __shared__ array of another kernel.*before the start of this kernel.s smem_[ab].*an index into smem_[ab] below 0.*\\(i - 1\\) % n")
+  EXPECT "step 3.*kernel failed.*at element -[0-9]+ of this kernel.s smem_[ab], which has [0-9]+ floats.*before its start, outside this kernel.s shared memory.*An index into smem_[ab] below 0.*\\(i - 1\\) % n")
 
 # A and B exchanged in step 4's fragments: each tile of C holds its own transpose.
 wb_wrong_kernel(a_and_b_swapped

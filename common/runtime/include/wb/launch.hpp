@@ -19,6 +19,7 @@
 
 #include "wb/backend.hpp"
 #include "wb/error.hpp"
+#include "wb/trace.hpp"  // a trace build's launches: the recorder's shared memory
 
 namespace wb {
 
@@ -77,6 +78,9 @@ int resident_blocks(const void* kernel, int block_threads, std::size_t shared_by
 /// answers 2, as a small GPU would, so that every block still walks several tiles.
 template <class... Params>
 int resident_blocks(void (*kernel)(Params...), dim3 block, std::size_t shared_bytes) {
+#if defined(WB_TRACE) && WB_TRACE && defined(__CUDACC__)
+  shared_bytes = trace::detail::launch_shared_bytes(shared_bytes);  // as wb::launch will ask
+#endif
   return detail::resident_blocks(reinterpret_cast<const void*>(kernel),
                                  static_cast<int>(block.x * block.y * block.z), shared_bytes);
 }
@@ -91,10 +95,19 @@ void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared
             Args&&... args) {
   static_assert(sizeof...(Params) == sizeof...(Args),
                 "wb::launch: the number of arguments differs from the kernel's parameters");
+#if defined(WB_TRACE) && WB_TRACE
+  // A trace build's recorder keeps its counts past the kernel's own dynamic shared
+  // memory (wb/trace.hpp); beside 48 KB of static shared memory, the launch needs the
+  // kernel's limit raised even for a few bytes.
+  shared_bytes = trace::detail::launch_shared_bytes(shared_bytes);
+  detail::validate_launch(grid, block, shared_bytes);
+  detail::raise_shared_limit(reinterpret_cast<const void*>(kernel), shared_bytes);
+#else
   detail::validate_launch(grid, block, shared_bytes);
   if (shared_bytes > 48 * 1024) {
     detail::raise_shared_limit(reinterpret_cast<const void*>(kernel), shared_bytes);
   }
+#endif
   kernel<<<grid, block, shared_bytes>>>(std::forward<Args>(args)...);
   detail::check_launch();
 }

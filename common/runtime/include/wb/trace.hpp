@@ -17,6 +17,8 @@
 /// start() is given another).
 #pragma once
 
+#include <cstddef>
+
 #include "wb/backend.hpp"
 #include "wb/trace_records.hpp"  // Event, Record, WarpRecords, Recording
 
@@ -60,7 +62,27 @@ static void attach_this_file(const DeviceTrace& trace) { cudaMemcpyToSymbol(devi
 // A warp's count of events lives in shared memory (a load from global memory at every
 // event would stall the warp for hundreds of cycles and change what is measured), tagged
 // with its recording and block: shared memory is undefined at a block's start, and a
-// count is trusted only where the tag says this block wrote it.
+// count is trusted only where the tag says this block wrote it. The counts sit at the
+// end of the launch's dynamic shared memory, in kSharedBytes that wb::launch adds to
+// every launch of a trace build: a static array here would count against the kernel's
+// own 48 KB, which the GEMMs use whole.
+struct WarpCount {
+  unsigned long long tag;
+  unsigned count;
+};
+inline constexpr std::size_t kSharedBytes = 32 * sizeof(WarpCount);
+__device__ __forceinline__ WarpCount* warp_counts() {
+  extern __shared__ __align__(16) unsigned char wb_trace_dynamic_shared[];
+  unsigned dynamic_bytes;
+  asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dynamic_bytes));
+  return reinterpret_cast<WarpCount*>(wb_trace_dynamic_shared + dynamic_bytes - kSharedBytes);
+}
+// The dynamic shared memory a launch of a trace build asks for: the kernel's own, then
+// the counts, 16-byte aligned.
+inline std::size_t launch_shared_bytes(std::size_t kernel_bytes) {
+  return (kernel_bytes + 15) / 16 * 16 + kSharedBytes;
+}
+
 __device__ __forceinline__ void note(Event event, int value) {
   const DeviceTrace& trace = device_trace;
   if (trace.records == nullptr) return;
@@ -68,17 +90,16 @@ __device__ __forceinline__ void note(Event event, int value) {
   const unsigned block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
   const unsigned warp = thread / 32;
   if (thread % 32 != 0 || block >= trace.sample_blocks || warp >= trace.warps_per_block) return;
-  __shared__ unsigned long long warp_tag[32];
-  __shared__ unsigned warp_count[32];
+  WarpCount& warp_count = warp_counts()[warp];
   const unsigned long long tag = static_cast<unsigned long long>(trace.recording) << 32 | block;
-  const unsigned count = warp_tag[warp] == tag ? warp_count[warp] : 0;
+  const unsigned count = warp_count.tag == tag ? warp_count.count : 0;
   const unsigned slot = block * trace.warps_per_block + warp;
   if (count < trace.capacity) {
     trace.records[static_cast<std::size_t>(slot) * trace.capacity + count] =
         Record{static_cast<std::uint64_t>(clock64()), static_cast<std::uint32_t>(event), value};
   }
-  warp_count[warp] = count + 1;
-  warp_tag[warp] = tag;
+  warp_count.count = count + 1;
+  warp_count.tag = tag;
   trace.counts[slot] = count + 1;  // a store the warp does not wait for; past the capacity: overflowed
 }
 
