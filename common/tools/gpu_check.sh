@@ -8,8 +8,9 @@
 #               place of the learner's files, where each must exit 0, then with the
 #               untouched skeletons, where each must answer (exit without a build error);
 #               and check-chapterN with the references at WB_SIM_THREADS 1, 16, 64 and 256.
-#               WB_GPU_CHECK_CHAPTERS and WB_GPU_CHECK_TARGETS narrow it (a run is at most
-#               10 minutes on the lent machines).
+#               WB_GPU_CHECK_CHAPTERS, WB_GPU_CHECK_TARGETS, WB_GPU_CHECK_WITH (references,
+#               skeletons) and WB_GPU_CHECK_WORKERS narrow it (a run is at most 10 minutes
+#               on the lent machines).
 #   maintainer  the maintainers' build (WB_MAINTAINER_TESTS, warnings as errors) in
 #               build-gpu/: its ctest, each reference step's time on each backend, the
 #               known-wrong kernels graded as a learner would, compute-sanitizer on the
@@ -42,46 +43,66 @@ learner_target() {
 }
 
 learner_part() {
-  local logs=${OUT:-build-learner/logs}/learner chapters targets
+  local logs=${OUT:-build-learner/logs}/learner chapters targets kinds workers_list
   mkdir -p "$logs"
   chapters=${WB_GPU_CHECK_CHAPTERS:-1 2 3 4 5 6 7}
   targets=${WB_GPU_CHECK_TARGETS:-check bench sanitize profile timeline}
+  kinds=${WB_GPU_CHECK_WITH:-references skeletons}
+  workers_list=${WB_GPU_CHECK_WORKERS:-1 16 64 256}
   echo "== the README's lines, as a learner (Make)"
   local start=$SECONDS
   { cmake -S . -B build-learner && cmake --build build-learner -j "$(nproc)"; } > "$logs/build.txt" 2>&1
   echo "configure and build: exit $?, $((SECONDS - start)) s"
-  grep -E "wb:" "$logs/build.txt"
+  grep -E "^-- wb:" "$logs/build.txt"
   mkdir -p "$logs/.learner_files" && cp -r chapters/. "$logs/.learner_files/"
-  local failures=0 which chapter target folder result
-  for which in references skeletons; do
+  local failures=0 which chapter target result verdict
+  for which in $kinds; do
     if [ "$which" = references ]; then cp -r solutions/. chapters/; else cp -r "$logs/.learner_files/." chapters/; fi
+    # The edited files' objects in parallel first; each target then finds them built.
+    cmake --build build-learner -j "$(nproc)" > "$logs/rebuild_$which.txt" 2>&1
     echo "== every learner target, with the $which in place"
     for chapter in $chapters; do
       for target in $targets; do
         [ "$target" != timeline ] || grep -q "^timeline-chapter$chapter:" build-learner/Makefile || continue
         start=$SECONDS
-        result=$(learner_target "$logs/${target}_chapter${chapter}_$which.txt" "$target-chapter$chapter")
-        local verdict=ok
+        result=$(learner_target "$logs/${target}${chapter}_$which.txt" "$target-chapter$chapter")
+        verdict=ok
         if [ "$which" = references ] && [ "$result" != "exit 0" ]; then verdict=FAILED; fi
         if [ "$result" = "BUILD FAILED" ]; then verdict=FAILED; fi
         [ "$verdict" = ok ] || failures=$((failures + 1))
-        printf '  %-20s %-12s %-8s %4d s  %s\n' "$target-chapter$chapter" "$result" "$verdict" \
-          $((SECONDS - start)) "$(grep -m1 -E "^(Chapter $chapter |  [a-z]+ +(clean|FAILED|NO VERDICT)|.*(GB/s|TFLOP/s)|.*warps waited|.*timeline)" \
-                                    "$logs/${target}_chapter${chapter}_$which.txt" | cut -c1-110)"
+        printf '  %-20s %-12s %-6s %4d s  %s\n' "$target-chapter$chapter" "$result" "$verdict" $((SECONDS - start)) \
+          "$(grep -m1 -E "^Chapter $chapter \(|^  [a-z]+ +(clean|FAILED|NO VERDICT)|warps waited|GB/s|TFLOP/s" \
+               "$logs/${target}${chapter}_$which.txt" | cut -c1-120)"
+        if [ "$target" = sanitize ] || [ "$target" = timeline ]; then
+          grep -E "^  [a-z]+ +(clean|FAILED|NO VERDICT)|warps waited" "$logs/${target}${chapter}_$which.txt" |
+            sed 's/^ */      /' | cut -c1-200
+        fi
       done
     done
+    if [ "$which" = references ] && [[ " $targets " == *" check "* ]]; then
+      (cd build-learner && make check-all > "$logs/check_all_$which.txt" 2>&1)
+      local status=$?
+      echo "  check-all            exit $status  $(grep -E "steps pass" "$logs/check_all_$which.txt" | tail -1)"
+      [ "$status" -eq 0 ] || failures=$((failures + 1))
+    fi
   done
-  cp -r solutions/. chapters/
-  echo "== check-chapterN with the references, by simulator workers"
-  local workers
-  for workers in 1 16 64 256; do
-    local line="  WB_SIM_THREADS=$workers:"
-    for chapter in $chapters; do
-      (cd build-learner && WB_SIM_THREADS=$workers make "check-chapter$chapter" > "$logs/check${chapter}_workers$workers.txt" 2>&1)
-      if [ $? -eq 0 ]; then line+=" $chapter ok"; else line+=" $chapter FAILED"; failures=$((failures + 1)); fi
+  if [ -n "$workers_list" ]; then
+    # check-chapterN's simulator half (the learner's grader, --wb-report) with the
+    # references in place, at each number of workers; its GPU half does not use them.
+    cp -r solutions/. chapters/
+    (cd build-learner && make -j "$(nproc)" $(for c in $chapters; do echo grade_chapter${c}_learner_sim; done) > /dev/null 2>&1)
+    echo "== the simulator's half of check-chapterN, references in place, by workers"
+    local workers
+    for workers in $workers_list; do
+      local line="  WB_SIM_THREADS=$workers:"
+      for chapter in $chapters; do
+        WB_SIM_THREADS=$workers build-learner/tests/grade_chapter${chapter}_learner_sim --wb-report \
+          > "$logs/sim${chapter}_workers$workers.txt" 2>&1
+        if [ $? -eq 0 ]; then line+=" ch$chapter ok"; else line+=" ch$chapter FAILED"; failures=$((failures + 1)); fi
+      done
+      echo "$line"
     done
-    echo "$line"
-  done
+  fi
   cp -r "$logs/.learner_files/." chapters/
   rm -rf "$logs/.learner_files"
   echo "learner part: $failures failed"
