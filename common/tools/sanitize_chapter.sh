@@ -40,8 +40,9 @@ verdict() {
     summary=$(grep -E 'RACECHECK SUMMARY: [0-9]+ hazard' "$log" | tail -1)
     count=$(echo "$summary" | sed -n 's/.*(\([0-9][0-9]*\) error.*/\1/p')
   else
-    # "ERROR SUMMARY: 3 errors"
-    summary=$(grep -E 'ERROR SUMMARY: [0-9]+ error' "$log" | tail -1)
+    # "ERROR SUMMARY: 3 errors" (and past the print limit, a second line: "ERROR SUMMARY:
+    # 412 errors were not printed. ...")
+    summary=$(grep -E 'ERROR SUMMARY: [0-9]+ errors?$' "$log" | tail -1)
     count=$(echo "$summary" | sed -n 's/.*ERROR SUMMARY: \([0-9][0-9]*\) error.*/\1/p')
   fi
   if [ -z "$count" ]; then
@@ -61,7 +62,12 @@ verdict() {
   known=$(known_library_reports "$tool" "$log")
   yours=$(own_reports "$tool" "$log")
   if [ "$known" -gt 0 ] && [ "$yours" -eq 0 ]; then
-    printf '  %-10s clean in your code: %s, all %s\n' "$tool" "$summary" "$(known_library_text "$tool")"
+    # Past the tool's print limit the rest are counted, not shown: said as such.
+    local unprinted
+    unprinted=$(sed -n 's/.*ERROR SUMMARY: \([0-9][0-9]*\) errors* were not printed.*/\1/p' "$log" | tail -1)
+    printf '  %-10s clean in your code: %s, %s %s\n' "$tool" "$summary" \
+      "$([ -n "$unprinted" ] && echo "and the $known printed are all" || echo "all of them")" "$(known_library_text "$tool")"
+    [ -z "$unprinted" ] || printf '  %-10s (the other %s were not printed: compute-sanitizer prints the first %s)\n' "" "$unprinted" "$known"
     return 0
   fi
   # The first finding: the first report line of the tool (not indented, not the banner
@@ -107,7 +113,7 @@ report_lines() {
 # library's own mbarrier_arrive (CUDA 13.0), which a block-scoped cuda::pipeline calls;
 # chapter 7's page shows it for the smallest canonical pipeline loop.
 known_library_pattern() {
-  [ "$1" = synccheck ] && echo '^Barrier error detected\. Missing wait\.[[:space:]].*/mbarrier_arrive\.h:[0-9]'
+  [ "$1" = synccheck ] && echo '^Barrier error detected\. Missing wait\.[[:space:]]([^[:space:]]*/)?mbarrier_arrive\.h:[0-9]'
 }
 known_library_text() {
   echo "the known report inside the CUDA library's own cuda::pipeline barriers (\"Barrier error detected. Missing wait.\" in mbarrier_arrive.h; chapter 7's page says why)"
