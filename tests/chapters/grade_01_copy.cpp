@@ -82,6 +82,17 @@ void grade_shapes(const Step& step, CopyFunction copy,
     check.technique = [elements](const wb::sim::LaunchStats& stats) {
       ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, elements);
       if (technique) technique = wb::grading::waited_once_per_thread(stats);
+      if (technique) {
+        // The ideal of the same requests, and a quarter more: a column that starts
+        // mid-sector (an odd number of rows) spreads a warp's 128 bytes over 5 sectors.
+        const double ideal = stats.of(wb::sim::AccessKind::cp_async_read).ideal_per_request();
+        technique = wb::grading::transactions_per_request_at_most(
+            stats, wb::sim::AccessKind::cp_async_read, ideal * 1.25,
+            "the copies read global memory scattered. A warp's k-th copies should read 32 "
+            "consecutive rows of one column (128 bytes, 4 sectors): lane t starts at thread_coord, row "
+            "t % 32, and each loop steps by the thread layout's extent (kThreadRows, kThreadCols), so "
+            "that the next copy of every lane moves the whole warp on together.");
+      }
       return technique;
     };
 #endif

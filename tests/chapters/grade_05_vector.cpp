@@ -151,6 +151,7 @@ void grade_copy(const Step& step, CopyFunction copy, int vector_bytes, const std
     const std::uint64_t elements = static_cast<std::uint64_t>(rows) * cols;
     check.technique = [=](const wb::sim::LaunchStats& stats) {
       ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, elements);
+      if (technique) technique = wb::grading::waited_once_per_thread(stats);
       if (technique) {
         const std::uint64_t copies = elements * 4 / static_cast<std::uint64_t>(vector_bytes);
         technique = copies_of_widths(stats, 0, vector_bytes == 8 ? copies : 0, vector_bytes == 16 ? copies : 0,
@@ -367,6 +368,7 @@ TEST_F(Chapter5Vector, Step3SixteenByteCopiesOfAnyLength) {
 #if WB_BACKEND_SIM
     check.technique = [count](const wb::sim::LaunchStats& stats) {
       ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, static_cast<std::uint64_t>(count));
+      if (technique) technique = wb::grading::waited_once_per_thread(stats);
       if (technique) {
         const auto floats = static_cast<std::uint64_t>(count);
         technique = copies_of_widths(stats, floats % 4, 0, floats / 4,

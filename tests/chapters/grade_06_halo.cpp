@@ -200,6 +200,31 @@ bool overlap_judged(const wb::sim::LaunchStats& stats, int n) {
 }
 #endif
 
+#if WB_BACKEND_SIM
+// The weights' plain loads made while the thread's copies of the span travel (after they
+// are issued, before the wait): the latency the step gives them to hide behind. The
+// reference makes every one there; a load before the copies are issued, or after the
+// wait, overlaps nothing.
+::testing::AssertionResult weights_loaded_while_copies_travel(const wb::sim::LaunchStats& stats) {
+  if (stats.global_loads == 0 || stats.global_loads_while_copies_travel == stats.global_loads) {
+    return ::testing::AssertionSuccess();
+  }
+  const std::uint64_t outside = stats.global_loads - stats.global_loads_while_copies_travel;
+  std::string lines;
+  for (const auto& [pc, count] : stats.global_loads_without_copies_by_site) {
+    const std::string line = wb::sim::source_line_of(pc);
+    lines += (lines.empty() ? "" : ", ") + (line.empty() ? std::string("an unknown line") : line) + " (" +
+             std::to_string(count) + ")";
+  }
+  return ::testing::AssertionFailure()
+         << outside << " of the " << stats.global_loads << " plain loads of global memory (the weights') were made "
+         << "with none of the thread's copies in flight, at " << lines << "; the reference makes all of them while "
+         << "the span's copies travel. Load the weights after the span's copies are issued and committed, and "
+            "before the wait: then their latency overlaps the copies'. Before the copies, or after the wait, "
+            "nothing overlaps them.";
+}
+#endif
+
 using Chapter6Halo = wb::grading::KernelTest;
 
 TEST_F(Chapter6Halo, Step1TheTileAndItsHaloThroughCpAsync) {
@@ -207,7 +232,9 @@ TEST_F(Chapter6Halo, Step1TheTileAndItsHaloThroughCpAsync) {
     ConvolutionCheck check = convolution_check(kStep1, ch06::convolve_tiles, n, ch06::kWidth, ch06::kTile);
 #if WB_BACKEND_SIM
     check.technique = [n](const wb::sim::LaunchStats& stats) {
-      return spans_through_cp_async(stats, n, ch06::kWidth, ch06::kTile);
+      ::testing::AssertionResult technique = spans_through_cp_async(stats, n, ch06::kWidth, ch06::kTile);
+      if (technique) technique = weights_loaded_while_copies_travel(stats);
+      return technique;
     };
 #endif
     return check;
@@ -227,6 +254,7 @@ TEST_F(Chapter6Halo, Step2SeveralTilesABlockDoubleBuffered) {
     check.technique = [n](const wb::sim::LaunchStats& stats) {
       ::testing::AssertionResult technique = spans_through_cp_async(stats, n, ch06::kWidth, ch06::kStreamTile);
       if (technique) technique = copies_overlap(stats, n);
+      if (technique) technique = weights_loaded_while_copies_travel(stats);
       return technique;
     };
     check.on_success = [&reported, n](const wb::sim::LaunchStats& stats) {
@@ -280,6 +308,7 @@ void check_width() {
     check.technique = [n](const wb::sim::LaunchStats& stats) {
       ::testing::AssertionResult technique = spans_through_cp_async(stats, n, Width, ch06::kStreamTile);
       if (technique) technique = copies_overlap(stats, n);
+      if (technique) technique = weights_loaded_while_copies_travel(stats);
       return technique;
     };
 #endif

@@ -66,6 +66,11 @@ const std::string kPipelineRace =
 const Step kStep2{
     7, 2, "chapter 6's double buffer with cuda::pipeline", kFile,
     {{wb::ErrorKind::shared_race, kPipelineRace},
+     {wb::ErrorKind::after_the_commit,
+      "a store to shared memory (the weights?) placed after a producer_commit(): consumer_wait() "
+      "publishes what each thread stored before its commit of the batch waited for, and nothing after. "
+      "Store the weights between the first producer_acquire() and producer_commit(), with the first "
+      "tile's copies."},
      {wb::ErrorKind::pipeline,
       "the pipeline's calls out of order: each stage is producer_acquire(), its copies, "
       "producer_commit(), and later consumer_wait(), its reads, consumer_release(), in every thread."},

@@ -57,6 +57,31 @@ TEST_F(SimCounters, CountsCopiesBySizeBytesGroupsAndWaits) {
   EXPECT_TRUE(stats.warnings.empty()) << "first warning: " << stats.warnings.begin()->first;
 }
 
+// Three plain loads of global memory: one before the thread's copy is issued, one while
+// it travels, one after the wait has landed it.
+__global__ void loads_around_a_copy(const float* in, float* out) {
+  __shared__ float smem_value[kThreads];
+  float sum = in[1];
+  wb::cp_async_ca<4>(&smem_value[threadIdx.x], &in[0]);
+  wb::cp_async_commit();
+  sum += in[2];
+  wb::cp_async_wait<0>();
+  sum += in[3] + smem_value[threadIdx.x];
+  out[blockIdx.x * kThreads + threadIdx.x] = sum;
+}
+
+TEST_F(SimCounters, CountsTheGlobalLoadsMadeWhileCopiesTravel) {
+  wb::DeviceBuffer<float> in(4);
+  in.poison();
+  wb::DeviceBuffer<float> out(kBlocks * kThreads);
+  wb::launch(loads_around_a_copy, dim3(kBlocks), dim3(kThreads), 0, in.data(), out.data());
+  const wb::sim::LaunchStats& stats = wb::sim::last_launch_stats();
+  EXPECT_EQ(stats.global_loads, 3 * kBlocks * kThreads);
+  EXPECT_EQ(stats.global_loads_while_copies_travel, kBlocks * kThreads) << "the load between commit and wait";
+  ASSERT_EQ(stats.global_loads_without_copies_by_site.size(), 2u) << "the loads before and after, by line";
+  for (const auto& [pc, count] : stats.global_loads_without_copies_by_site) EXPECT_EQ(count, kBlocks * kThreads);
+}
+
 TEST_F(SimCounters, CountsCopiesNeverWaitedFor) {
   wb::DeviceBuffer<float> in(12);
   in.poison();

@@ -57,6 +57,34 @@ __global__ void wait_after_the_barrier(const float* in, float* out) {
   out[threadIdx.x] = smem_values[threadIdx.x ^ 1];
 }
 
+// A copy waited for two barriers after its issue, its destination read by another thread
+// between the two: on a GPU the copy lands at any moment in that window.
+__global__ void read_while_another_copy_travels(const float* in, float* out) {
+  __shared__ float smem_values[kThreads];
+  wb::cp_async(&smem_values[threadIdx.x], &in[threadIdx.x]);
+  wb::cp_async_commit();
+  __syncthreads();
+  out[threadIdx.x] = smem_values[threadIdx.x ^ 1];
+  __syncthreads();
+  wb::cp_async_wait<0>();
+}
+
+// The same window read by no other thread: the copies travel across two barriers, and
+// are read only after the wait and a barrier.
+__global__ void copies_travel_across_barriers(const float* in, float* out) {
+  __shared__ float smem_values[kThreads];
+  __shared__ float smem_other[kThreads];
+  smem_other[threadIdx.x] = 1.0f;
+  wb::cp_async(&smem_values[threadIdx.x], &in[threadIdx.x]);
+  wb::cp_async_commit();
+  __syncthreads();
+  const float other = smem_other[threadIdx.x ^ 1];
+  __syncthreads();
+  wb::cp_async_wait<0>();
+  __syncthreads();
+  out[threadIdx.x] = smem_values[threadIdx.x ^ 1] + other;
+}
+
 // Lanes of one warp exchange through shared memory, ordered by __syncwarp.
 template <bool kSyncwarp>
 __global__ void reverse_in_warp(float* out) {
@@ -139,6 +167,24 @@ TEST_F(SimRaces, AWaitAfterTheBarrierIsNamedAsSuch) {
                                 "when that thread waits for it, and its wait came after the last "
                                 "__syncthreads\\(\\)"))
         << error;
+  }
+}
+
+TEST_F(SimRaces, AnAccessWhileACopyTravelsAcrossBarriersIsCaught) {
+  for (const Schedule& schedule : kSchedules) {
+    SCOPED_TRACE(wb::sim::to_string(schedule));
+    const ScopedSchedule scoped(schedule);
+    wb::DeviceBuffer<float> in(kThreads), out(kThreads);
+    in.poison();
+    const sim_test::KernelFailure failure = sim_test::kernel_failure_of([&] {
+      wb::launch(read_while_another_copy_travels, dim3(1), dim3(kThreads), 0, in.data(), out.data());
+    });
+    EXPECT_EQ(failure.kind, wb::ErrorKind::copy_window_race);
+    EXPECT_TRUE(contains(failure.message, "this thread's cp.async into smem_values\\[[0-9]+\\].*issued at "
+                                       "tests/sim/test_races.cpp:[0-9]+, was in flight until this wait, and thread "
+                                       "\\([0-9]+,0,0\\) read that word at tests/sim/test_races.cpp:[0-9]+ in between"))
+        << failure.message;
+    wb::launch(copies_travel_across_barriers, dim3(1), dim3(kThreads), 0, in.data(), out.data());
   }
 }
 

@@ -148,6 +148,23 @@ TEST_F(SimRequests, ABroadcastCostsOneWavefront) {
   EXPECT_EQ(counts(AccessKind::shared_store).transactions, 1u);
 }
 
+// The lanes of a warp that take part in a request: all of them, or the half that a
+// layout wider than the data leaves with something to store.
+__global__ void store_from_some_lanes(float* out, unsigned active) {
+  if (threadIdx.x % 32 < active) out[threadIdx.x] = 1.0f;
+}
+
+TEST_F(SimRequests, RequestsCountTheirActiveLanes) {
+  wb::DeviceBuffer<float> out(2 * kWarp);
+  wb::launch(store_from_some_lanes, dim3(1), dim3(2 * kWarp), 0, out.data(), 32u);
+  EXPECT_EQ(counts(AccessKind::global_store).requests, 2u);
+  EXPECT_EQ(counts(AccessKind::global_store).lanes_per_request(), 32.0);
+  wb::launch(store_from_some_lanes, dim3(1), dim3(2 * kWarp), 0, out.data(), 16u);
+  EXPECT_EQ(counts(AccessKind::global_store).requests, 2u);
+  EXPECT_EQ(counts(AccessKind::global_store).lanes, 32u);
+  EXPECT_EQ(counts(AccessKind::global_store).lanes_per_request(), 16.0);
+}
+
 TEST_F(SimRequests, WideSharedLoadsAreServedInPhases) {
   {  // float2, consecutive: two half-warps of 16 lanes x 8 bytes = 32 banks each.
     wb::DeviceBuffer<float2> out(kWarp);

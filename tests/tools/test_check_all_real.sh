@@ -26,6 +26,9 @@ status=$?
 cat "$test_dir/out"
 steps=$(awk '/^Chapter +Step/ { on = 1; next } on && /^$/ { exit } on { n++ } END { print n + 0 }' "$test_dir/out")
 [ "$steps" -gt 0 ] || { echo "FAIL: no step in the table"; failures=$((failures + 1)); }
+# The steps' titles as their graders' Steps spell them, punctuation and all.
+expect_line "$test_dir/out" "load the tiles with cp\.async" "a title with its cp.async"
+expect_line "$test_dir/out" "double buffer with cuda::pipeline" "a title with its cuda::pipeline"
 if [ "$mode" = skeletons ]; then
   expect_status 1 $status "the untouched skeletons fail"
   expect_no_line "$test_dir/out" "  passed( |$)" "no step of a skeleton passes"

@@ -124,6 +124,27 @@ std::string describe_requests(const sim::LaunchStats& stats, sim::AccessKind kin
          << one_decimal(limit) << " " << unit(kind) << " per request: " << advice;
 }
 
+::testing::AssertionResult lanes_per_request_at_least(const sim::LaunchStats& stats, sim::AccessKind kind,
+                                                      double minimum, const std::string& advice) {
+  const sim::RequestCounts& counts = stats.of(kind);
+  if (counts.requests == 0 || counts.lanes_per_request() >= minimum) return ::testing::AssertionSuccess();
+  const sim::AccessSite* fewest = nullptr;
+  for (const auto& [key, site] : stats.sites) {
+    if (site.kind != kind || site.counts.requests == 0) continue;
+    if (fewest == nullptr || site.counts.lanes_per_request() < fewest->counts.lanes_per_request()) fewest = &site;
+  }
+  std::string where;
+  if (fewest != nullptr) {
+    const std::string line = sim::source_line_of(fewest->pc);
+    where = "; fewest at " + (line.empty() ? std::string("an unknown line") : line) + ", " +
+            one_decimal(fewest->counts.lanes_per_request());
+  }
+  return ::testing::AssertionFailure()
+         << sim::to_string(kind) << ": " << one_decimal(counts.lanes_per_request()) << " active lanes per request of 32 ("
+         << counts.requests << " requests" << where << "). The step asks for at least " << one_decimal(minimum)
+         << ", as the reference makes: " << advice;
+}
+
 std::string simulator_notes(const sim::LaunchStats& stats) {
   std::string notes;
   for (const auto& [text, count] : stats.warnings) {

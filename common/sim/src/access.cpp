@@ -30,6 +30,18 @@ std::string access_text(bool write, std::size_t bytes) {
   return std::string(write ? "a store" : "a load") + " of " + std::to_string(bytes) + " bytes";
 }
 
+// A plain load of global memory, made while the thread's own copies travel (issued, not
+// yet landed by a wait) or not: the window the step gives a load to overlap the copies.
+void count_global_load(ThreadState& thread, const void* pc) {
+  LaunchStats& stats = thread.worker->stats;
+  ++stats.global_loads;
+  if (thread.copies.not_performed() > 0) {
+    ++stats.global_loads_while_copies_travel;
+  } else {
+    ++stats.global_loads_without_copies_by_site[pc];
+  }
+}
+
 // How far below the static shared memory an access is taken for a negative index into it.
 constexpr std::size_t kSharedReachBelow = 4096;
 
@@ -189,6 +201,7 @@ inline void on_access(const void* address, std::size_t bytes, bool write, const 
   } else if (check_other_access(*thread, address, bytes, write, pc) && !atomic) {
     record_access(*thread, reinterpret_cast<std::uintptr_t>(address), bytes,
                   write ? AccessKind::global_store : AccessKind::global_load, pc);
+    if (!write) count_global_load(*thread, pc);
   }
 }
 

@@ -46,7 +46,7 @@ void perform_copies(AsyncCopyQueue& queue, std::size_t up_to) {
       SharedConflict conflict;
       if (!check_shared_race(*thread, copy.destination, static_cast<std::size_t>(copy.copy_bytes),
                              true, copy.pc, conflict, copy.interval != thread->worker->shared.interval,
-                             copy.source)) {
+                             copy.source, copy.interval)) {
         kernel_fail_conflict(source_line_of(copy.pc), "", conflict);
       }
     }

@@ -438,6 +438,7 @@ void pipeline_call(const void* shared_state, PipelineCall call, const char* file
                     ErrorKind::pipeline);
       }
       ++pipeline.committed[self];
+      ++thread.pipeline_commits;
       ++stats.pipeline_commits;
       thread.group_landing_steps.push_back(timeline_landing_step(thread));
       timeline_note(thread, trace::Event::commit);
@@ -465,6 +466,7 @@ void pipeline_call(const void* shared_state, PipelineCall call, const char* file
       if (!state.landed) land_batch(worker, pipeline, batch, state);  // the first consumer to get here
       if (!state.has_copies) ++stats.pipeline_empty_waits;
       ++pipeline.waited[self];
+      ++thread.pipeline_waits;
       thread.released_file = nullptr;  // what it reads from here on is the stage it waited for
       ++stats.pipeline_waits;
       break;

@@ -154,7 +154,7 @@ void begin_interval(SharedMemory& shared) {
 
 bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_t bytes,
                        bool write, const void* pc, SharedConflict& conflict, bool landing,
-                       const std::byte* source) {
+                       const std::byte* source, std::uint32_t issued_interval) {
   Worker& worker = *thread.worker;
   SharedMemory& shared = worker.shared;
   std::vector<WordHistory>* histories = nullptr;
@@ -200,6 +200,61 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
         other = word.other_reader;
         other_pc = word.other_read_pc;
       }
+    }
+    // A copy in flight may land at any moment between its issue and its wait on a GPU:
+    // another thread's access to its destination in an interval strictly between the two
+    // (a barrier after the issue, another before the wait) races with it, wherever the
+    // simulator happens to land it.
+    if (other_did == nullptr && landing && issued_interval != 0) {
+      const auto between = [&](std::uint32_t at) { return at > issued_interval && at < interval; };
+      const char* touched_as = nullptr;
+      unsigned toucher = 0;
+      const void* toucher_pc = nullptr;
+      if (between(word.read_interval) && word.reader != self && (word.read_bytes & touched)) {
+        touched_as = "read";
+        toucher = word.reader;
+        toucher_pc = word.read_pc;
+      } else if (between(word.write_interval) && word.writer != self && (word.write_bytes & touched)) {
+        touched_as = "wrote";
+        toucher = word.writer;
+        toucher_pc = word.write_pc;
+      }
+      if (touched_as != nullptr) {
+        const std::byte* word_address =
+            (histories == &shared.static_history ? shared.static_begin : shared.dynamic_begin()) + 4 * index;
+        conflict = {"a race on shared memory: this thread's cp.async into " +
+                        describe_shared_address(shared, word_address, 4, pc) + ", issued at " + line_of(pc) +
+                        ", was in flight until this wait, and " + thread_name(worker, toucher) + " " + touched_as +
+                        " that word at " + line_of(toucher_pc) + " in between, after a __syncthreads() that came "
+                        "after the issue. On a GPU a copy lands at any moment between its issue and its wait, so "
+                        "that access may meet the old value or the new one. A buffer is refilled only after the "
+                        "barrier that ends everyone's reads of it, and read only after the barrier that follows "
+                        "everyone's wait for its copies.",
+                    ErrorKind::copy_window_race, fault_of(thread, word_address, write, bytes)};
+        return false;
+      }
+    }
+    // A block-scoped cuda::pipeline's consumer_wait() orders what each thread did before
+    // its producer_commit() of the batches waited for, and nothing after: a store made
+    // once its writer had committed every batch this thread has waited for, with no
+    // __syncthreads() since, races with this access however the intervals fell.
+    if (other_did == nullptr && word.write_interval != interval && word.write_interval >= shared.barrier_interval &&
+        word.writer != self && !word.write_landing && (word.write_bytes & touched) && thread.pipeline_waits > 0 &&
+        word.writer_pipeline_commits >= thread.pipeline_waits) {
+      const std::byte* word_address =
+          (histories == &shared.static_history ? shared.static_begin : shared.dynamic_begin()) + 4 * index;
+      conflict = {"a race on shared memory: this thread " + std::string(write ? "writes " : "reads ") +
+                      describe_shared_address(shared, word_address, 4, pc) + ", which " +
+                      thread_name(worker, word.writer) + " wrote at " + line_of(word.write_pc) + " after its producer_commit() (" +
+                      std::to_string(word.writer_pipeline_commits) + " of them by then), with no __syncthreads() since; "
+                      "this thread has passed " + std::to_string(thread.pipeline_waits) +
+                      " consumer_wait() (one per batch). A block-scoped cuda::pipeline's "
+                      "consumer_wait() orders only what each thread did before its producer_commit() of the batches "
+                      "waited for: on a GPU this store may not be visible yet. Make the store before that "
+                      "producer_commit(), or put a __syncthreads() between the store and the other threads' "
+                      "accesses.",
+                  ErrorKind::after_the_commit, fault_of(thread, word_address, write, bytes)};
+      return false;
     }
     if (other_did != nullptr) {
       const std::byte* word_address =
@@ -312,6 +367,7 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
         word.writer_commits = thread.commits;
         word.writer_waits = thread.waits;
       }
+      word.writer_pipeline_commits = thread.pipeline_commits;
       word.write_source = brought;
     } else if (word.read_interval != interval) {
       word.read_interval = interval;

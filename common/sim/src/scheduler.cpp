@@ -221,6 +221,7 @@ class BlockRunner {
       tally_requests(worker_, thread_count_);
       if (!release_barrier()) break;
       begin_interval(worker_.shared);
+      worker_.shared.barrier_interval = worker_.shared.interval;
     }
     finish_block();
     worker_.running_block = -1;
@@ -258,6 +259,7 @@ class BlockRunner {
       thread.commits = thread.waits = thread.commits_at_last_wait = thread.commits_at_wait_before = 0;
       thread.last_wait = thread.idle_wait = -1;
       thread.commits_at_idle_wait = 0;
+      thread.pipeline_commits = thread.pipeline_waits = 0;
       thread.step = 0;
       thread.group_landing_steps.clear();
     }

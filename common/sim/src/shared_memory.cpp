@@ -403,6 +403,7 @@ void locate_static_shared(SharedMemory& shared) {
 void begin_block_shared(SharedMemory& shared, unsigned threads) {
   begin_interval(shared);
   shared.block_first_interval = shared.interval;
+  shared.barrier_interval = shared.interval;
   shared.warp_syncs.assign((threads + 31) / 32, 0);
   shared.rendezvous.resize((threads + 31) / 32);
   for (std::vector<WarpRendezvous>& meetings : shared.rendezvous) {

@@ -117,6 +117,10 @@ struct ThreadState {
   // them; -1: none) and its commits then: a race's evidence (wb::RacingCopy).
   int idle_wait = -1;
   std::uint32_t commits_at_idle_wait = 0;
+  // Its cuda::pipeline producer_commit() and consumer_wait() calls in this block: what a
+  // consumer_wait() orders (race_check.cpp).
+  std::uint32_t pipeline_commits = 0;
+  std::uint32_t pipeline_waits = 0;
   // Where the thread waits while at_pipeline: the call and its site, for a deadlock's report.
   const char* pipeline_call = nullptr;
   const char* pipeline_file = nullptr;
@@ -203,6 +207,9 @@ struct WordHistory {
   // its thread came after it).
   std::uint32_t writer_commits = 0;
   std::uint32_t writer_waits = 0;
+  // The writer's cuda::pipeline commits when it stored the word: a consumer_wait()
+  // orders the stores made before the commits of the batches it waited for, no others.
+  std::uint32_t writer_pipeline_commits = 0;
 };
 
 // A rendezvous of the lanes of one warp: __syncwarp, a shuffle, a vote. Lanes deposit
@@ -266,6 +273,9 @@ struct SharedMemory {
   // holds nothing this block wrote. 0 once the intervals wrapped within the block (the
   // histories were forgotten, and no read counts as unfilled until the next block).
   std::uint32_t block_first_interval = 1;
+  // The interval begun by the block's start or its last __syncthreads(): the intervals
+  // after it were begun by a pipeline's or an mbarrier's completion, which order less.
+  std::uint32_t barrier_interval = 1;
   std::vector<std::uint32_t> warp_syncs;
   // The meetings in progress of each warp of the block: lanes may meet in disjoint
   // groups (two half-warps, each with its own mask).
@@ -539,9 +549,12 @@ struct SharedConflict {
 // it: false, and `conflict` set, when it conflicts with another thread's. `landing`: the
 // write of a cp.async landing at its thread's wait, with a barrier between its issue and
 // its wait. `source`: the device-memory bytes a copy writes from (null: a store).
+// `issued_interval`: for a landing cp.async, the interval it was issued in; any other
+// thread's access to its destination in an interval after that one and before this one
+// came while it was in flight (0: not checked).
 bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_t bytes,
                        bool write, const void* pc, SharedConflict& conflict, bool landing = false,
-                       const std::byte* source = nullptr);
+                       const std::byte* source = nullptr, std::uint32_t issued_interval = 0);
 // Fails the launch with a conflict's message after `what`, at `place` ("copy.cu:53"),
 // carrying its fault where it has one.
 [[noreturn]] void kernel_fail_conflict(const std::string& place, const std::string& what,

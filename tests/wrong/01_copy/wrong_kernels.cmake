@@ -126,6 +126,14 @@ wb_wrong_kernel(source_row_and_column_exchanged
   REPLACE "&gmem_tile_in[gmem_layout(col, row)]"
   EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\(0, 0\\) read element \\(0, 32\\) of the input.*as element number 2 of its walk from \\(0, 0\\), where the walk is at \\(32, 0\\): the row and the column are exchanged in the index of that read")
 
+# The output right, the coalescing lost: lane t copies rows 4t to 4t + 3 of a column, so a
+# warp's k-th copies read 32 floats 16 bytes apart, 16 sectors where 4 hold them.
+wb_wrong_kernel(copy_rows_four_apart
+  STEP 1
+  FIND "    for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);"
+  REPLACE "    for (int row = 4 * thread_coord.row; row < 4 * thread_coord.row + 4; ++row) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);"
+  EXPECT "step 1.*cp.async global reads: 16.0 sectors per request \\(ideal 4.0.*The step asks for at most 5.0 sectors per request: the copies read global memory scattered")
+
 wb_wrong_kernel(out_of_bounds_tail
   STEP 2
   FIND "col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows;"
@@ -194,3 +202,4 @@ wb_wrong_kernel(flat_copy_over_the_valid_count
   FIND "  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }"
   REPLACE "  for (int index = threadIdx.x; index < valid_rows * valid_cols; index += kThreads) {\n    const wb::Coord element = smem_layout.coord(index);\n    wb::cp_async(&smem_tile[smem_layout(element.row, element.col)], &gmem_tile_in[gmem_layout(element.row, element.col)]);\n  }"
   EXPECT "step 2.*The block's copies walk words 0 to [0-9]+ in a row, as many words as its reads.*a flat index over valid_rows \\* valid_cols")
+

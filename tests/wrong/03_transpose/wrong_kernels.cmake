@@ -142,6 +142,14 @@ wb_wrong_kernel(write_out_one_pass_of_the_columns
   REPLACE "  {\n    const int col = store_coord.col;\n    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {\n      gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];\n    }\n  }"
   EXPECT "step 2.*Likely cause: in every whole tile \\(16x64\\) only rows 0 to 15 and columns 0 to 15 were written.*Either the columns' bound is the rows'.*or the column loop makes one pass of the threads")
 
+# The output right, half of each warp idle: the write out keeps the copy in's 32x8 thread
+# layout (load_coord) on the 16-row output tile; lanes of rows 16 to 31 store nothing.
+wb_wrong_kernel(write_out_with_the_copy_layout
+  STEP 2
+  FIND "  for (int col = store_coord.col; col < kTileRows; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {"
+  REPLACE "  for (int col = load_coord.col; col < kTileRows; col += kLoadThreadCols) {\n    for (int row = load_coord.row; row < kTileCols; row += kLoadThreadRows) {"
+  EXPECT "step 2.*global stores: 16.0 active lanes per request of 32.*The step asks for at least 31.5, as the reference makes: every lane of a warp stores.*leaves the lanes of rows 16 to 31 with nothing to store")
+
 # Step 3: the padding and any shape.
 wb_wrong_kernel(unpadded_tile
   STEP 3

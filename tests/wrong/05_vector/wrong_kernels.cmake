@@ -91,6 +91,14 @@ wb_wrong_kernel(column_loop_from_0
   REPLACE "  for (int col = 0; col < kTileCols; col += thread_8_layout.cols) {"
   EXPECT "step 1.*both threads start at that element: either the column loop counts from 0 where it starts at the thread's column")
 
+# The output right, the copies serialised: a commit and a wait after each copy, one copy
+# in flight at a time.
+wb_wrong_kernel(commit_and_wait_in_the_copy_loop
+  STEP 1
+  FIND "    wb::cp_async_ca<8>(&smem_tile[smem_8_layout(row, col)], &gmem_tile_in[row + col * rows]);\n  }\n  wb::cp_async_commit();\n  wb::cp_async_wait<0>();\n"
+  REPLACE "    wb::cp_async_ca<8>(&smem_tile[smem_8_layout(row, col)], &gmem_tile_in[row + col * rows]);\n    wb::cp_async_commit();\n    wb::cp_async_wait<0>();\n  }\n"
+  EXPECT "step 1.*4 waits per thread for 4 copies, with 1 of them in flight at a wait on average: a wait after each copy keeps one copy in flight at a time")
+
 # Mixed widths in the GEMM: B's tiles always take the 4-byte fallback.
 wb_wrong_kernel(gemm_b_tiles_in_4_byte_copies
   STEP 2

@@ -111,6 +111,14 @@ wb_wrong_kernel(store_skips_the_tile_edges
   REPLACE "if (out_index < n && threadIdx.x >= kHalo && threadIdx.x < kTile - kHalo) {"
   EXPECT "step 1.*Likely cause: only outputs at the edges of each tile are wrong, and none of them was written: the store skips them")
 
+# The output right, the overlap lost: the weights loaded after the wait, when the span's
+# copies have landed, so that nothing hides their latency.
+wb_wrong_kernel(weights_loaded_after_the_wait
+  STEP 1
+  FIND "  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n  wb::cp_async_wait<0>();  // this thread's copies have landed: visible to this thread only\n"
+  REPLACE "  wb::cp_async_wait<0>();  // this thread's copies have landed: visible to this thread only\n  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n"
+  EXPECT "step 1.*[0-9]+ of the [0-9]+ plain loads of global memory \\(the weights'\\) were made with none of the thread's copies in flight, at [^ ]*halo.cu:[0-9]+ \\([0-9]+\\); the reference makes all of them while the span's copies travel")
+
 # Step 2 reads the next tile's buffer, whose copies are still in flight.
 wb_wrong_kernel(next_buffer_read_before_its_wait
   STEP 2

@@ -172,6 +172,15 @@ wb_wrong_kernel(step2_load_before_the_acquire
   REPLACE "    if (next_tile < tiles) load_span_async(block, pipeline, smem_span[stage ^ 1], gmem_in, n, next_tile * kStreamTile);\n    pipeline.producer_acquire();"
   EXPECT "step 2.*or producer_acquire\\(\\) after them instead of before")
 
+# The weights stored after the first producer_commit(), with no barrier after them: on a
+# GPU a race, since a block-scoped pipeline's consumer_wait() orders only what each thread
+# did before its commit.
+wb_wrong_kernel(weights_stored_after_the_commit
+  STEP 2
+  FIND "  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n  pipeline.producer_commit();\n  int stage = 0;"
+  REPLACE "  pipeline.producer_commit();\n  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n  int stage = 0;"
+  EXPECT "step 2.*a race on shared memory: this thread reads smem_weights\\[[0-9]\\].*wrote at [^ ]*library.cu:[0-9]+ after its producer_commit\\(\\) \\(1 of them by then\\), with no __syncthreads\\(\\) since.*consumer_wait\\(\\) orders only what each thread did before its producer_commit\\(\\).*Likely cause: a store to shared memory \\(the weights\\?\\) placed after a producer_commit\\(\\)")
+
 # The copy's size a whole tile's where the arrival expects the tile's own bytes: the last,
 # partial tile's copy reads past the input's end.
 wb_wrong_kernel(bulk_copy_of_a_whole_tile FILE hopper.cu

@@ -32,6 +32,12 @@ namespace wb::grading {
                                                             sim::AccessKind kind, double limit,
                                                             const std::string& advice);
 
+// The requests of `kind` had at least `minimum` active lanes on average (32 is a whole
+// warp): a thread layout wider than the tile leaves lanes idle, and the same work takes
+// more requests. The failure gives the figure, the line with the fewest, and `advice`.
+::testing::AssertionResult lanes_per_request_at_least(const sim::LaunchStats& stats, sim::AccessKind kind,
+                                                      double minimum, const std::string& advice);
+
 // "shared loads: 16.5 wavefronts per request (ideal 1.0); worst copy.cu:60, 32.0" for a
 // message, or "shared loads: none".
 std::string describe_requests(const sim::LaunchStats& stats, sim::AccessKind kind);

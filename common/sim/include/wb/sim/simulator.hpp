@@ -92,16 +92,21 @@ struct RequestCounts {
   // 32-byte sectors (more than the ideal is an uncoalesced access).
   std::uint64_t transactions = 0;
   std::uint64_t ideal = 0;  // the fewest transactions the same requests could take
+  std::uint64_t lanes = 0;  // the active lanes of the requests, all added up (32 a full warp's)
   double per_request() const {
     return requests == 0 ? 0.0 : static_cast<double>(transactions) / static_cast<double>(requests);
   }
   double ideal_per_request() const {
     return requests == 0 ? 0.0 : static_cast<double>(ideal) / static_cast<double>(requests);
   }
+  double lanes_per_request() const {
+    return requests == 0 ? 0.0 : static_cast<double>(lanes) / static_cast<double>(requests);
+  }
   RequestCounts& operator+=(const RequestCounts& other) {
     requests += other.requests;
     transactions += other.transactions;
     ideal += other.ideal;
+    lanes += other.lanes;
     return *this;
   }
 };
@@ -227,6 +232,14 @@ struct LaunchStats {
   std::uint64_t copies_in_flight_after_waits = 0;
   std::uint64_t copies_never_waited = 0;  // copies still pending when their thread ended
   std::uint64_t waits_with_uncommitted_copies = 0;  // waits that found copies in no group yet
+  // A thread's plain loads of global memory, and those among them it made while copies
+  // it had issued were still travelling: over `global_loads`, how much of the loads'
+  // latency the step gave the copies to hide behind (chapter 6's weights).
+  std::uint64_t global_loads = 0;
+  std::uint64_t global_loads_while_copies_travel = 0;
+  // The code addresses of the plain global loads made with no copy of the thread in
+  // flight, and how many, to name their line.
+  std::map<const void*, std::uint64_t> global_loads_without_copies_by_site;
   // The CUDA C++ library's copies (cooperative_groups::memcpy_async, cuda::memcpy_async):
   // calls, each thread's call of a collective one counted, and the cp.async operations
   // they issued (also counted in cp_async_4/8/16 above).
