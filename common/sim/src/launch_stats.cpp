@@ -37,6 +37,7 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   global_loads += other.global_loads;
   global_loads_while_copies_travel += other.global_loads_while_copies_travel;
   for (const auto& [pc, count] : other.global_loads_without_copies_by_site) global_loads_without_copies_by_site[pc] += count;
+  if (!copy_window_race) copy_window_race = other.copy_window_race;
   library_copies += other.library_copies;
   library_cp_async += other.library_cp_async;
   group_waits += other.group_waits;

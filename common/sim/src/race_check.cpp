@@ -174,6 +174,8 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
   const std::size_t last = std::min((offset + bytes - 1) / 4, histories->size() - 1);
   for (std::size_t index = offset / 4; index <= last; ++index) {
     WordHistory& word = (*histories)[index];
+    const std::byte* word_address =
+        (histories == &shared.static_history ? shared.static_begin : shared.dynamic_begin()) + 4 * index;
     // The bytes of this word the access touches.
     const std::size_t from = std::max(offset, 4 * index), to = std::min(offset + bytes, 4 * index + 4);
     const auto touched = static_cast<std::uint8_t>(((1u << (to - from)) - 1) << (from - 4 * index));
@@ -219,30 +221,26 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
         toucher = word.writer;
         toucher_pc = word.write_pc;
       }
-      if (touched_as != nullptr) {
-        const std::byte* word_address =
-            (histories == &shared.static_history ? shared.static_begin : shared.dynamic_begin()) + 4 * index;
-        conflict = {"a race on shared memory: this thread's cp.async into " +
+      if (touched_as != nullptr && !worker.stats.copy_window_race) {
+        worker.stats.copy_window_race = "a race on shared memory: " + thread_name(worker, self) + "'s cp.async into " +
                         describe_shared_address(shared, word_address, 4, pc) + ", issued at " + line_of(pc) +
-                        ", was in flight until this wait, and " + thread_name(worker, toucher) + " " + touched_as +
+                        ", was in flight until that thread's wait, and " + thread_name(worker, toucher) + " " + touched_as +
                         " that word at " + line_of(toucher_pc) + " in between, after a __syncthreads() that came "
                         "after the issue. On a GPU a copy lands at any moment between its issue and its wait, so "
                         "that access may meet the old value or the new one. A buffer is refilled only after the "
                         "barrier that ends everyone's reads of it, and read only after the barrier that follows "
-                        "everyone's wait for its copies.",
-                    ErrorKind::copy_window_race, fault_of(thread, word_address, write, bytes)};
-        return false;
+                        "everyone's wait for its copies.";
       }
     }
     // A block-scoped cuda::pipeline's consumer_wait() orders what each thread did before
-    // its producer_commit() of the batches waited for, and nothing after: a store made
-    // once its writer had committed every batch this thread has waited for, with no
-    // __syncthreads() since, races with this access however the intervals fell.
+    // its producer_commit() of the batches waited for, and nothing after: a plain store
+    // (not a copy, which lands when its batch does) made once its writer had committed
+    // every batch this thread has waited for, with no __syncthreads() since, races with
+    // this access however the intervals fell.
     if (other_did == nullptr && word.write_interval != interval && word.write_interval >= shared.barrier_interval &&
-        word.writer != self && !word.write_landing && (word.write_bytes & touched) && thread.pipeline_waits > 0 &&
+        word.writer != self && !word.write_landing && word.write_source == nullptr && (word.write_bytes & touched) &&
+        thread.pipeline_waits > 0 &&
         word.writer_pipeline_commits >= thread.pipeline_waits) {
-      const std::byte* word_address =
-          (histories == &shared.static_history ? shared.static_begin : shared.dynamic_begin()) + 4 * index;
       conflict = {"a race on shared memory: this thread " + std::string(write ? "writes " : "reads ") +
                       describe_shared_address(shared, word_address, 4, pc) + ", which " +
                       thread_name(worker, word.writer) + " wrote at " + line_of(word.write_pc) + " after its producer_commit() (" +
@@ -257,9 +255,6 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
       return false;
     }
     if (other_did != nullptr) {
-      const std::byte* word_address =
-          (histories == &shared.static_history ? shared.static_begin : shared.dynamic_begin()) +
-          4 * index;
       const std::string what = describe_shared_address(shared, word_address, 4, pc);
       const bool other_landed = other_did[0] == 'w' && word.write_landing;
       if (landing || other_landed) {

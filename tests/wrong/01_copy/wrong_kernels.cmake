@@ -132,7 +132,7 @@ wb_wrong_kernel(copy_rows_four_apart
   STEP 1
   FIND "    for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);"
   REPLACE "    for (int row = 4 * thread_coord.row; row < 4 * thread_coord.row + 4; ++row) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);"
-  EXPECT "step 1.*cp.async global reads: 16.0 sectors per request \\(ideal 4.0.*The step asks for at most 5.0 sectors per request: the copies read global memory scattered")
+  EXPECT "step 1.*cp.async global reads: 16.0 sectors per request \\(ideal 4.0.*The step asks for at most 4.2 sectors per request: the copies read global memory scattered")
 
 wb_wrong_kernel(out_of_bounds_tail
   STEP 2

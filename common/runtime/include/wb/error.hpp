@@ -31,7 +31,6 @@ enum class ErrorKind {
   warp_sync,               ///< lanes named in a __syncwarp or shuffle mask never arrive
   pipeline,                ///< a cuda::pipeline's calls out of order, or a stage never released
   after_the_commit,        ///< a shared store made after its thread's producer_commit(), read after another's consumer_wait()
-  copy_window_race,        ///< another thread touched a cp.async's destination between its issue and its wait, across a barrier
   mbarrier,                ///< an mbarrier's phase that can never complete, or arrivals beyond its count
   tensor_map,              ///< a bulk or tensor copy, or a tensor map, that breaks the TMA's rules
 };

@@ -240,6 +240,11 @@ struct LaunchStats {
   // The code addresses of the plain global loads made with no copy of the thread in
   // flight, and how many, to name their line.
   std::map<const void*, std::uint64_t> global_loads_without_copies_by_site;
+  // The first access of one thread to another thread's cp.async destination between its
+  // issue and its wait, across a barrier (race_check.cpp): a race on a GPU, where a copy
+  // lands at any moment of that window. Kept, not thrown, so that a wrong output still
+  // gets the reading of what it read; a right one fails on it (grading's technique).
+  std::optional<std::string> copy_window_race;
   // The CUDA C++ library's copies (cooperative_groups::memcpy_async, cuda::memcpy_async):
   // calls, each thread's call of a collective one counted, and the cp.async operations
   // they issued (also counted in cp_async_4/8/16 above).
