@@ -106,10 +106,16 @@ while IFS="$tab" read -r number folder sim_grader cuda_grader learner_dir soluti
 done < "$manifest"
 [ -t 2 ] && printf '\r%-40s\r' "" >&2
 
-printf '%-14s %-46s %-12s %s\n' "Chapter" "Step" "Simulator" "GPU"
+# The steps' column as wide as the longest title (46 at least).
+width=46
+for row in "${rows[@]}"; do
+  IFS="$sep" read -r _ label _ _ <<<"$row"
+  [ ${#label} -lt "$width" ] || width=$((${#label} + 1))
+done
+printf "%-14s %-${width}s %-12s %s\n" "Chapter" "Step" "Simulator" "GPU"
 for row in "${rows[@]}"; do
   IFS="$sep" read -r chapter label sim_word gpu_word <<< "$row"
-  printf '%-14s %-46s %-12s %s\n' "$chapter" "$label" "$sim_word" "$gpu_word"
+  printf "%-14s %-${width}s %-12s %s\n" "$chapter" "$label" "$sim_word" "$gpu_word"
 done
 echo
 echo "$passed of $total steps pass ($not_started not started, $failed failed)."
