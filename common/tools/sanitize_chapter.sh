@@ -58,9 +58,11 @@ verdict() {
   fi
   # Reports of a known false finding inside the CUDA library, not in the learner's code:
   # set aside, counted, and named as what they are.
-  local known yours
-  known=$(known_library_reports "$tool" "$log")
-  yours=$(own_reports "$tool" "$log")
+  local reports own known yours
+  reports=$(report_lines "$log")
+  own=$(learners_reports "$tool" <<< "$reports")
+  known=$(($(grep -c . <<< "$reports") - $(grep -c . <<< "$own")))
+  yours=$(grep -v '^Program hit' <<< "$own" | grep -c .)
   if [ "$known" -gt 0 ] && [ "$yours" -eq 0 ]; then
     # Past the tool's print limit the rest are counted, not shown: said as such.
     local unprinted
@@ -70,16 +72,14 @@ verdict() {
     [ -z "$unprinted" ] || printf '  %-10s (the other %s were not printed: compute-sanitizer prints the first %s)\n' "" "$unprinted" "$known"
     return 0
   fi
-  # The first finding: the first report line of the tool (not indented, not the banner
-  # or a summary), then the first "at ... in FILE:LINE" under it; the known library's
-  # reports are left out. A kernel's own error comes before the API errors it causes
-  # ("Program hit ...").
-  local reports
-  reports=$(own_report_lines "$tool" "$log")
-  first=$(echo "$reports" | grep -v '^Program hit' | head -1 | cut -f1)
-  [ -n "$first" ] || first=$(echo "$reports" | head -1 | cut -f1)
-  where=$(echo "$reports" | grep -v '^Program hit' | head -1 | cut -f2)
-  [ -n "$where" ] || where=$(echo "$reports" | head -1 | cut -f2)
+  # The first finding: the learner's first report, then the first "at ... in FILE:LINE"
+  # under it. A kernel's own error comes before the API errors it causes ("Program hit
+  # ..."), which stand only where there is nothing else.
+  local first_report
+  first_report=$(grep -v '^Program hit' <<< "$own" | head -1)
+  [ -n "$first_report" ] || first_report=$(head -1 <<< "$own")
+  first=$(cut -f1 <<< "$first_report")
+  where=$(cut -s -f2 <<< "$first_report")
   local aside=""
   [ "$known" -gt 0 ] && aside=" ($known of them $(known_library_text "$tool"))"
   printf '  %-10s FAILED: %s%s; first: %s%s\n' "$tool" "$summary" "$aside" "${first:-see the log}" \
@@ -118,19 +118,12 @@ known_library_pattern() {
 known_library_text() {
   echo "the known report inside the CUDA library's own cuda::pipeline barriers (\"Barrier error detected. Missing wait.\" in mbarrier_arrive.h; chapter 7's page says why)"
 }
-known_library_reports() {
+# learners_reports TOOL: the lines of report_lines (on the input) that are not the tool's
+# known false report.
+learners_reports() {
   local pattern
   pattern=$(known_library_pattern "$1")
-  [ -n "$pattern" ] || { echo 0; return; }
-  report_lines "$2" | grep -c -E "$pattern"
-}
-own_report_lines() {
-  local pattern
-  pattern=$(known_library_pattern "$1")
-  if [ -n "$pattern" ]; then report_lines "$2" | grep -v -E "$pattern"; else report_lines "$2"; fi
-}
-own_reports() {
-  own_report_lines "$1" "$2" | grep -c -v '^Program hit'
+  if [ -n "$pattern" ]; then grep -v -E "$pattern"; else cat; fi
 }
 
 tools=${WB_SANITIZE_TOOLS:-memcheck racecheck synccheck}
