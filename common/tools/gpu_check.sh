@@ -70,13 +70,13 @@ learner_part() {
         if [ "$which" = references ] && [ "$result" != "exit 0" ]; then verdict=FAILED; fi
         if [ "$result" = "BUILD FAILED" ]; then verdict=FAILED; fi
         [ "$verdict" = ok ] || failures=$((failures + 1))
+        # A line of the target's output beside its row; sanitize's verdicts and the
+        # timelines' summaries, a line each, under it.
+        local details="^  [a-z]+ +(clean|FAILED|NO VERDICT)|warps waited|no commit, wait or barrier"
         printf '  %-20s %-12s %-6s %4d s  %s\n' "$target-chapter$chapter" "$result" "$verdict" $((SECONDS - start)) \
-          "$(grep -m1 -E "^Chapter $chapter \(|^  [a-z]+ +(clean|FAILED|NO VERDICT)|warps waited|GB/s|TFLOP/s" \
-               "$logs/${target}${chapter}_$which.txt" | cut -c1-120)"
-        if [ "$target" = sanitize ] || [ "$target" = timeline ]; then
-          grep -E "^  [a-z]+ +(clean|FAILED|NO VERDICT)|warps waited" "$logs/${target}${chapter}_$which.txt" |
-            sed 's/^ */      /' | cut -c1-200
-        fi
+          "$(grep -m1 -E "^Chapter $chapter \(|^Timeline written|GB/s|TFLOP/s" "$logs/${target}${chapter}_$which.txt" |
+               cut -c1-120)"
+        grep -E "$details" "$logs/${target}${chapter}_$which.txt" | sed 's/^ */      /' | cut -c1-200
       done
     done
     if [ "$which" = references ] && [[ " $targets " == *" check "* ]]; then

@@ -394,11 +394,11 @@ TEST_F(Chapter2Padded, Step2ChooseThePaddingForRowReads) {
   // the stride taken for the padding (a stride of 257), twice the shared memory.
   const int padding = ch02::column_sums_stride() - ch02::kTileRows;
   if (padding >= 32) {
-    const auto kib = [](int stride) { return std::to_string(stride * ch02::kStripCols * 4 / 1024.0).substr(0, 4); };
-    std::printf("  Note: padding %d makes the stride %d, and the strip's tile %s KB where padding 1 (stride 129) "
-                "makes it %s KB: the padding is what is added to the 128 rows, and any odd padding from 1 is "
+    const auto kib = [](int stride) { return stride * ch02::kStripCols * sizeof(float) / 1024.0; };
+    std::printf("  Note: padding %d makes the stride %d, and the strip's tile %.1f KB where padding 1 (stride 129) "
+                "makes it %.1f KB: the padding is what is added to the 128 rows, and any odd padding from 1 is "
                 "conflict-free.\n",
-                padding, ch02::column_sums_stride(), kib(ch02::column_sums_stride()).c_str(), kib(129).c_str());
+                padding, ch02::column_sums_stride(), kib(ch02::column_sums_stride()), kib(129));
   }
 #endif
 }

@@ -57,9 +57,6 @@ class FirstFailure : public ::testing::EmptyTestEventListener {
   std::string failure_, skip_;
 };
 
-// The width of the report's column of step titles (report() sets it).
-int title_width = 44;
-
 // "Step1CopyTheTile" -> "step 1: copy the tile through shared memory", the title its Step
 // registered; from the test's name alone ("step 1: copy the tile") where none did.
 std::string step_title(const std::string& test_name) {
@@ -250,9 +247,10 @@ std::string describe_crash(const CrashRecord& record, const std::string& full_na
   return text;
 }
 
-// Runs one test in a child process, showing on a terminal that it is still running.
+// Runs one test in a child process, showing on a terminal that it is still running (its
+// title in the report's column of `title_width`).
 Outcome run_isolated(const std::string& full_name, unsigned timeout_seconds,
-                     const std::string& title, const char* program) {
+                     const std::string& title, int title_width, const char* program) {
   int channel[2];
   if (pipe(channel) != 0) return {Outcome::crashed, "cannot create a pipe", ""};
   char output_path[] = "/tmp/wb-step-XXXXXX";
@@ -355,21 +353,20 @@ int report(const char* program, const char* results_path) {
     }
   }
   // The titles' column as wide as the longest (44 at least, as before).
-  int width = 44;
+  int title_width = 44;
   for (int i = 0; i < unit.total_test_suite_count(); ++i) {
     const ::testing::TestSuite& suite = *unit.GetTestSuite(i);
     for (int j = 0; j < suite.total_test_count(); ++j) {
-      width = std::max(width, static_cast<int>(step_title(suite.GetTestInfo(j)->name()).size()));
+      title_width = std::max(title_width, static_cast<int>(step_title(suite.GetTestInfo(j)->name()).size()));
     }
   }
-  title_width = width;
   for (int i = 0; i < unit.total_test_suite_count(); ++i) {
     const ::testing::TestSuite& suite = *unit.GetTestSuite(i);
     for (int j = 0; j < suite.total_test_count(); ++j) {
       const ::testing::TestInfo& test = *suite.GetTestInfo(j);
       const std::string name = std::string(suite.name()) + "." + test.name();
       const std::string title = step_title(test.name());
-      const Outcome outcome = run_isolated(name, timeout, title, program);
+      const Outcome outcome = run_isolated(name, timeout, title, title_width, program);
       static const char* const words[] = {"passed", "FAILED", "SKIPPED", "FAILED"};
       std::printf("  %-*s %s\n", title_width, title.c_str(), words[outcome.status]);
       // A passed step's measurements would be printed again above every later failure,

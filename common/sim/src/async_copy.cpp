@@ -45,8 +45,7 @@ void perform_copies(AsyncCopyQueue& queue, std::size_t up_to) {
     if (ThreadState* thread = running_thread; thread != nullptr) {
       SharedConflict conflict;
       if (!check_shared_race(*thread, copy.destination, static_cast<std::size_t>(copy.copy_bytes),
-                             true, copy.pc, conflict, copy.interval != thread->worker->shared.interval,
-                             copy.source, copy.interval)) {
+                             true, copy.pc, conflict, copy.source, copy.interval)) {
         kernel_fail_conflict(source_line_of(copy.pc), "", conflict);
       }
     }
@@ -155,7 +154,7 @@ PendingCopy issue_copy(ThreadState& thread, void* shared_dst, const void* global
   if (worker.shared.in_static(destination)) {
     touch_static_shared(worker.shared, destination, copy_size);  // explain_bad_destination said: shared
   }
-  if (SharedConflict conflict; !check_shared_race(thread, destination, copy_size, true, pc, conflict, false,
+  if (SharedConflict conflict; !check_shared_race(thread, destination, copy_size, true, pc, conflict,
                                                    static_cast<const std::byte*>(global_src))) {
     kernel_fail_conflict(std::string(file) + ":" + std::to_string(line), what, conflict);
   }

@@ -126,7 +126,7 @@ void land_batch(Worker& worker, const BlockPipeline& pipeline, std::uint32_t ind
       }
       SharedConflict conflict;
       if (!check_shared_race(issuer, copy.destination, static_cast<std::size_t>(copy.copy_bytes), true, copy.pc,
-                             conflict, false, copy.source)) {
+                             conflict, copy.source)) {
         const std::string landing = "cuda::pipeline: the copies of " + stage_text(pipeline, index) +
                                     " land at the first consumer_wait() for it, which makes them visible to the "
                                     "block; here thread " + format_index(issuer.index) + "'s copy of it ";
@@ -251,7 +251,7 @@ void copy_synchronously(ThreadState& thread, std::byte* dst, const std::byte* sr
     kernel_fail(file, line, what + bad.message, bad.kind);
   }
   if (worker.shared.in_static(dst)) touch_static_shared(worker.shared, dst, bytes);
-  if (SharedConflict conflict; !check_shared_race(thread, dst, bytes, true, pc, conflict, false, src)) {
+  if (SharedConflict conflict; !check_shared_race(thread, dst, bytes, true, pc, conflict, src)) {
     kernel_fail_conflict(std::string(file) + ":" + std::to_string(line), what, conflict);
   }
   record_access(thread, reinterpret_cast<std::uintptr_t>(src), bytes, AccessKind::global_load, pc);

@@ -153,10 +153,12 @@ void begin_interval(SharedMemory& shared) {
 }
 
 bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_t bytes,
-                       bool write, const void* pc, SharedConflict& conflict, bool landing,
-                       const std::byte* source, std::uint32_t issued_interval) {
+                       bool write, const void* pc, SharedConflict& conflict, const std::byte* source,
+                       std::uint32_t issued_interval) {
   Worker& worker = *thread.worker;
   SharedMemory& shared = worker.shared;
+  // A cp.async landing at its thread's wait with a barrier between its issue and now.
+  const bool landing = issued_interval != 0 && issued_interval != shared.interval;
   std::vector<WordHistory>* histories = nullptr;
   std::size_t offset = 0;
   if (shared.in_static(address)) {
@@ -207,7 +209,7 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
     // another thread's access to its destination in an interval strictly between the two
     // (a barrier after the issue, another before the wait) races with it, wherever the
     // simulator happens to land it.
-    if (other_did == nullptr && landing && issued_interval != 0) {
+    if (other_did == nullptr && landing) {
       const auto between = [&](std::uint32_t at) { return at > issued_interval && at < interval; };
       const char* touched_as = nullptr;
       unsigned toucher = 0;
@@ -238,7 +240,7 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
     // every batch this thread has waited for, with no __syncthreads() since, races with
     // this access however the intervals fell.
     if (other_did == nullptr && word.write_interval != interval && word.write_interval >= shared.barrier_interval &&
-        word.writer != self && !word.write_landing && word.write_source == nullptr && (word.write_bytes & touched) &&
+        word.writer != self && word.write_source == nullptr && (word.write_bytes & touched) &&
         thread.pipeline_waits > 0 &&
         word.writer_pipeline_commits >= thread.pipeline_waits) {
       conflict = {"a race on shared memory: this thread " + std::string(write ? "writes " : "reads ") +

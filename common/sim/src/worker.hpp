@@ -546,15 +546,15 @@ struct SharedConflict {
   std::optional<Fault> fault;
 };
 // Checks an access of `thread` to shared memory against the word histories and records
-// it: false, and `conflict` set, when it conflicts with another thread's. `landing`: the
-// write of a cp.async landing at its thread's wait, with a barrier between its issue and
-// its wait. `source`: the device-memory bytes a copy writes from (null: a store).
-// `issued_interval`: for a landing cp.async, the interval it was issued in; any other
+// it: false, and `conflict` set, when it conflicts with another thread's. `source`: the
+// device-memory bytes a copy writes from (null: a store). `issued_interval`: for a
+// cp.async landing at its thread's wait, the barrier interval it was issued in (0: any
+// other write). Where a barrier came between, the copy was in flight across it: another
 // thread's access to its destination in an interval after that one and before this one
-// came while it was in flight (0: not checked).
+// raced with it.
 bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_t bytes,
-                       bool write, const void* pc, SharedConflict& conflict, bool landing = false,
-                       const std::byte* source = nullptr, std::uint32_t issued_interval = 0);
+                       bool write, const void* pc, SharedConflict& conflict, const std::byte* source = nullptr,
+                       std::uint32_t issued_interval = 0);
 // Fails the launch with a conflict's message after `what`, at `place` ("copy.cu:53"),
 // carrying its fault where it has one.
 [[noreturn]] void kernel_fail_conflict(const std::string& place, const std::string& what,

@@ -100,14 +100,12 @@ void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared
   // memory (wb/trace.hpp); beside 48 KB of static shared memory, the launch needs the
   // kernel's limit raised even for a few bytes.
   shared_bytes = trace::detail::launch_shared_bytes(shared_bytes);
-  detail::validate_launch(grid, block, shared_bytes);
-  detail::raise_shared_limit(reinterpret_cast<const void*>(kernel), shared_bytes);
+  const bool raise_limit = true;
 #else
-  detail::validate_launch(grid, block, shared_bytes);
-  if (shared_bytes > 48 * 1024) {
-    detail::raise_shared_limit(reinterpret_cast<const void*>(kernel), shared_bytes);
-  }
+  const bool raise_limit = shared_bytes > 48 * 1024;
 #endif
+  detail::validate_launch(grid, block, shared_bytes);
+  if (raise_limit) detail::raise_shared_limit(reinterpret_cast<const void*>(kernel), shared_bytes);
   kernel<<<grid, block, shared_bytes>>>(std::forward<Args>(args)...);
   detail::check_launch();
 }
