@@ -73,6 +73,9 @@ function(wb_chapter_grader number variant backend kernels)
   if(NOT WB_MAINTAINER_TESTS AND NOT variant STREQUAL "learner")
     set(exclude EXCLUDE_FROM_ALL)
   endif()
+  if(variant MATCHES "^variant_")
+    set(exclude EXCLUDE_FROM_ALL)  # graded by common/tools/mutate, which builds what it grades
+  endif()
   add_executable(${exe} ${exclude} $<TARGET_OBJECTS:grader_chapter${number}_${backend}>)
   target_link_libraries(${exe} PRIVATE ${kernels} wb_grading_main_${backend})
   wb_target_defaults(${exe} ${backend})
@@ -105,14 +108,21 @@ function(wb_solution_variant kind name file find replace)
       configure_file("${solution_dir}/${kernel}" "${dir}/${kernel}" COPYONLY)
     endif()
   endforeach()
-  list(TRANSFORM chapter_kernels PREPEND "${dir}/" OUTPUT_VARIABLE sources)
-  set(lib chapter${chapter_number}_${kind}_${name})
-  wb_backend_sources(sources sim ${sources})
   # In a learner's build the only variants are those the book shows, built by `make book`.
   set(exclude "")
   if(NOT WB_MAINTAINER_TESTS)
     set(exclude EXCLUDE_FROM_ALL)
   endif()
+  wb_variant_grader(${kind} ${name} "${dir}" "${exclude}")
+endfunction()
+
+# The sim kernels of one variant, the chapter's kernel files as they lie in `dir`, and the
+# sim grader linked to them: grade_chapterN_<kind>_<name>_sim. `exclude`: EXCLUDE_FROM_ALL,
+# or "" where `all` builds them.
+function(wb_variant_grader kind name dir exclude)
+  list(TRANSFORM chapter_kernels PREPEND "${dir}/" OUTPUT_VARIABLE sources)
+  set(lib chapter${chapter_number}_${kind}_${name})
+  wb_backend_sources(sources sim ${sources})
   add_library(${lib}_sim STATIC ${exclude} ${sources})
   wb_target_defaults(${lib}_sim sim)
   wb_instrument_kernels(${lib}_sim sim)
@@ -120,6 +130,52 @@ function(wb_solution_variant kind name file find replace)
   target_include_directories(${lib}_sim PUBLIC "${learner_dir}")
   target_link_libraries(${lib}_sim PUBLIC wb_runtime_sim)
   wb_chapter_grader(${chapter_number} ${kind}_${name} sim ${lib}_sim)
+endfunction()
+
+# The variants of WB_VARIANT_DIRS for this chapter: each folder <dir>/chapterN/<id>/ holds
+# some of the chapter's kernel files (a mutant of the reference, or a learner's attempt
+# kept outside the tree); the others are the reference's. Each gets a sim grader,
+# grade_chapterN_variant_<id>_sim, outside `all` (common/tools/mutate builds and runs them).
+function(wb_chapter_variants)
+  if(NOT "sim" IN_LIST WB_BACKENDS)
+    return()
+  endif()
+  foreach(root IN LISTS WB_VARIANT_DIRS)
+    file(GLOB ids LIST_DIRECTORIES true RELATIVE "${root}/chapter${chapter_number}" "${root}/chapter${chapter_number}/*")
+    list(SORT ids)
+    foreach(id IN LISTS ids)
+      set(from "${root}/chapter${chapter_number}/${id}")
+      if(NOT IS_DIRECTORY "${from}" OR NOT id MATCHES "^[A-Za-z0-9_]+$")
+        continue()
+      endif()
+      set(dir "${PROJECT_BINARY_DIR}/variant/chapter${chapter_number}/${id}")
+      foreach(kernel IN LISTS chapter_kernels)
+        if(EXISTS "${from}/${kernel}")
+          configure_file("${from}/${kernel}" "${dir}/${kernel}" COPYONLY)
+        else()
+          configure_file("${solution_dir}/${kernel}" "${dir}/${kernel}" COPYONLY)
+        endif()
+      endforeach()
+      wb_variant_grader(variant ${id} "${dir}" EXCLUDE_FROM_ALL)
+    endforeach()
+  endforeach()
+endfunction()
+
+# mutate-chapterN (maintainers): every mutant of the reference's holes graded in the
+# simulator, in a build folder of its own (build/mutate), and the table of what the graders
+# caught; common/tools/mutate/mutate.py, the book's simulator page.
+function(wb_chapter_mutate_target)
+  if(NOT WB_MAINTAINER_TESTS OR NOT "sim" IN_LIST WB_BACKENDS)
+    return()
+  endif()
+  find_package(Python3 COMPONENTS Interpreter QUIET)
+  if(NOT Python3_Interpreter_FOUND)
+    return()
+  endif()
+  add_custom_target(mutate-chapter${chapter_number}
+    COMMAND "${Python3_EXECUTABLE}" "${WB_TOOLS_DIR}/mutate/mutate.py" mutants --source "${PROJECT_SOURCE_DIR}"
+            --build "${PROJECT_BINARY_DIR}/mutate" --chapters ${chapter_number} --generator "${CMAKE_GENERATOR}"
+    USES_TERMINAL VERBATIM)
 endfunction()
 
 # Inside a WRONG file: a known-wrong kernel made from the solution by replacing FIND
@@ -664,6 +720,8 @@ function(wb_add_chapter number folder)
                        "${arg_PTX_UNTAKEN}")
   wb_chapter_check_target()
   wb_chapter_selftests("${arg_SKELETON_FAILS_WITH}" "${arg_WRONG}")
+  wb_chapter_variants()
+  wb_chapter_mutate_target()
   set(has_bench OFF)
   if(arg_BENCH)
     wb_chapter_bench(${arg_BENCH} "${arg_BENCH_BESIDE}" ${arg_BENCH_CUBLAS})

@@ -132,8 +132,18 @@ std::string misplacement(const std::vector<Wrong>& wrongs, const ArrayShape& sha
                            : misplacement_cause(misplaced, shape, input_shape, every_element_written);
 }
 
-// The likely cause of a set of mismatches, from what the wrong values are and where.
-std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, const ArrayShape& input_shape,
+// What the wrong values and their places say: a likely cause where the pattern singles
+// one out, or an observation (`is_cause` false) where several mistakes leave the same
+// pattern and the reading can only list where to look.
+struct Reading {
+  Reading(std::string text, bool is_cause = true) : text(std::move(text)), is_cause(is_cause) {}
+  Reading(const char* text) : Reading(std::string(text)) {}
+  std::string text;
+  bool is_cause;
+};
+Reading observed(std::string text) { return {std::move(text), false}; }
+
+Reading diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, const ArrayShape& input_shape,
                      const std::map<Kind, std::size_t>& kinds, const std::string& tile_indices) {
   auto count = [&](Kind kind) {
     auto it = kinds.find(kind);
@@ -196,18 +206,18 @@ std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, 
       return "whole tiles hold the data of another tile: the block computes its tile's origin "
              "wrongly (blockIdx times the tile size, " + tile_indices + ").";
     }
-    return "elements hold values of other elements: the (row, col) -> offset mapping of a "
-           "load or a store is wrong (a stride, the leading dimension, or row and column "
-           "exchanged?).";
+    return observed("elements hold values of other elements: the (row, col) -> offset mapping of a "
+                    "load or a store is wrong (a stride, the leading dimension, or row and column "
+                    "exchanged?).");
   }
   if (count(Kind::from_input) > 0 && count(Kind::from_input) + count(Kind::unwritten) == wrongs.size()) {
     if (std::string misplaced = misplacement(wrongs, shape, input_shape, false); !misplaced.empty()) {
       return misplaced;
     }
-    return "some elements hold values of other elements and others were never written: "
-           "stores go to the wrong places (where a block's output tile starts, or the "
-           "(row, col) -> offset mapping of the store: a stride, the leading dimension, or "
-           "row and column exchanged?).";
+    return observed("some elements hold values of other elements and others were never written: "
+                    "stores go to the wrong places (where a block's output tile starts, or the "
+                    "(row, col) -> offset mapping of the store: a stride, the leading dimension, or "
+                    "row and column exchanged?).");
   }
   if (count(Kind::unwritten) == wrongs.size()) {
     if (only_partial) {
@@ -221,33 +231,33 @@ std::string diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, 
     const int tiles = ((shape.rows + shape.tile_rows - 1) / shape.tile_rows) *
                       ((shape.cols + shape.tile_cols - 1) / shape.tile_cols);
     if (whole_tiles && wrong_per_tile.count({0, 0}) == 0 && static_cast<int>(wrong_per_tile.size()) == tiles - 1) {
-      return "only the output's first tile was written, every other never: either every block stored into the "
+      return observed("only the output's first tile was written, every other never: either every block stored into the "
              "first tile (the tile's origin left out where the output is written: the array's pointer, gmem_out, "
              "where the tile's, gmem_tile_out, is meant), one block ran alone (the grid), or the other blocks' "
              "loops never ran (a bound that compares a coordinate inside the tile plus the tile's origin with the "
-             "tile's own extent, valid_rows or valid_cols).";
+             "tile's own extent, valid_rows or valid_cols).");
     }
     if (whole_tiles) {
-      return "whole tiles were never written: does every block store its tile, is the grid "
-             "large enough, and does each block find its tile from the right indices (" + tile_indices +
-             ", as the grid is launched)?";
+      return observed("whole tiles were never written: does every block store its tile, is the grid "
+                      "large enough, and does each block find its tile from the right indices (" + tile_indices +
+                      ", as the grid is launched)?");
     }
     std::vector<std::pair<int, int>> unwritten;
     for (const Wrong& w : wrongs) unwritten.emplace_back(w.row, w.col);
-    if (std::string part = written_part_of_every_tile(unwritten, shape); !part.empty()) return part;
-    return "some elements were never written: do the threads' loops cover the whole tile, and does each "
-           "block find its own tile (" + tile_indices + ", as the grid is launched)? Blocks that compute "
-           "the same origin write the same tile twice and leave others empty.";
+    if (std::string part = written_part_of_every_tile(unwritten, shape); !part.empty()) return observed(part);
+    return observed("some elements were never written: do the threads' loops cover the whole tile, and does each "
+                    "block find its own tile (" + tile_indices + ", as the grid is launched)? Blocks that compute "
+                    "the same origin write the same tile twice and leave others empty.");
   }
   if (count(Kind::zero) == wrongs.size()) {
     return "the wrong elements are all 0: shared memory that nothing was copied into (is the "
            "TODO still empty, or the copy skipped for these elements?).";
   }
   if (only_partial) {
-    return "only the partial tiles at the bottom or right edge are wrong: check the bounds "
-           "of the loads and stores there.";
+    return observed("only the partial tiles at the bottom or right edge are wrong: check the bounds "
+                    "of the loads and stores there.");
   }
-  return "the values differ from the reference by more than the tolerance.";
+  return observed("the values differ from the reference by more than the tolerance.");
 }
 
 }  // namespace
@@ -359,8 +369,9 @@ template <class T>
   report << "Wrong elements lie in " << tiles.size() << " of " << tile_count << " tiles.\n";
   std::string cause = options.known_cause;
   if (cause.empty() && options.find_cause) cause = options.find_cause();
-  report << "Likely cause: "
-         << (cause.empty() ? diagnose(wrongs, shape, input_shape, kinds, options.tile_indices) : cause);
+  const Reading reading = cause.empty() ? diagnose(wrongs, shape, input_shape, kinds, options.tile_indices)
+                                        : Reading{cause};
+  report << (reading.is_cause ? "Likely cause: " : "Observed: ") << reading.text;
   return ::testing::AssertionFailure() << report.str();
 }
 

@@ -35,6 +35,20 @@ namespace wb::grading {
   return ::testing::AssertionSuccess();
 }
 
+namespace {
+
+// 32.0, 1.5, 1.05: one decimal, or two where one would round a threshold away.
+std::string one_decimal(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f", value);
+  if (std::abs(std::strtod(text, nullptr) - value) > 1e-9 && std::abs(value) < 100) {
+    std::snprintf(text, sizeof text, "%.2f", value);
+  }
+  return text;
+}
+
+}  // namespace
+
 ::testing::AssertionResult waited_once_per_thread(const sim::LaunchStats& stats) {
   if (stats.threads == 0 || stats.waits <= stats.threads) return ::testing::AssertionSuccess();
   const auto per_thread = [&](std::uint64_t count) {
@@ -56,24 +70,14 @@ namespace wb::grading {
                    "count differs between threads (at a partial tile) is reached by part of the block only.";
   }
   return ::testing::AssertionFailure()
-         << per_thread(stats.waits) << " waits per thread for " << per_thread(stats.cp_async_ops())
-         << " copies, with " << in_flight
-         << " of them in flight at a wait on average: a wait after each copy keeps one copy in "
-            "flight at a time, which is what cp.async is meant to avoid. Issue all of a "
-            "thread's copies, then wait once." << barrier_text;
+         << one_decimal(per_thread(stats.waits)) << " waits per thread for " << one_decimal(per_thread(stats.cp_async_ops()))
+         << " copies, with " << one_decimal(in_flight)
+         << " of them in flight at a wait on average: a wait inside the copy loop lets only the copies issued since "
+            "the last wait travel together, where cp.async is meant to keep them all in flight at once. Issue all "
+            "of a thread's copies, then wait once." << barrier_text;
 }
 
 namespace {
-
-// 32.0, 1.5, 1.05: one decimal, or two where one would round a threshold away.
-std::string one_decimal(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f", value);
-  if (std::abs(std::strtod(text, nullptr) - value) > 1e-9 && std::abs(value) < 100) {
-    std::snprintf(text, sizeof text, "%.2f", value);
-  }
-  return text;
-}
 
 const char* unit(sim::AccessKind kind) {
   return sim::is_shared(kind) ? "wavefronts" : "sectors";

@@ -57,7 +57,7 @@ wb_wrong_kernel(wait_after_every_copy
   STEP 1
   FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
   REPLACE "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n      wb::cp_async_wait_all();\n    }\n  }\n  __syncthreads();\n  //! [step 1 hole]"
-  EXPECT "step 1.*8 waits per thread for 8 copies.*then wait once")
+  EXPECT "step 1.*8.0 waits per thread for 8.0 copies.*then wait once")
 
 wb_wrong_kernel(shared_destination_outside_the_tile
   STEP 1

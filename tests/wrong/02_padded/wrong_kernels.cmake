@@ -126,7 +126,7 @@ wb_wrong_kernel(wait_and_barrier_inside_the_copy_loop
   STEP 1
   FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();"
   REPLACE "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n      wb::cp_async_wait_all();\n      __syncthreads();\n    }\n  }"
-  EXPECT "step 1.*a wait after each copy keeps one copy in flight.*Each wait has a __syncthreads\\(\\) after it too \\(8 barriers a block where the step has one\\): move both")
+  EXPECT "step 1.*a wait inside the copy loop lets only the copies issued since the last wait travel together.*Each wait has a __syncthreads\\(\\) after it too \\(8 barriers a block where the step has one\\): move both")
 
 # Step 2: the padding for the row reads.
 wb_wrong_kernel(unpadded

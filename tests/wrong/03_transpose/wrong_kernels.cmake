@@ -66,7 +66,7 @@ wb_wrong_kernel(naive_bounds_in_chapter_1s_grid_order
   STEP 1
   FIND "  for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];\n    }"
   REPLACE "  for (int col = thread_coord.col; col < kTileCols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < kTileRows; row += kLoadThreadRows) {\n      const int global_row = blockIdx.x * kTileRows + row;\n      const int global_col = blockIdx.y * kTileCols + col;\n      if (global_row < rows && global_col < cols) {\n        gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];\n      }\n    }"
-  EXPECT "step 1.*Likely cause: whole tiles were never written.*the input tile's rows from blockIdx.y, columns from blockIdx.x, as the grid is launched")
+  EXPECT "step 1.*Observed: whole tiles were never written.*the input tile's rows from blockIdx.y, columns from blockIdx.x, as the grid is launched")
 
 # Step 2: the transpose through shared memory.
 wb_wrong_kernel(missing_wait

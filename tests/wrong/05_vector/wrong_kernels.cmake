@@ -97,7 +97,7 @@ wb_wrong_kernel(commit_and_wait_in_the_copy_loop
   STEP 1
   FIND "    wb::cp_async_ca<8>(&smem_tile[smem_8_layout(row, col)], &gmem_tile_in[row + col * rows]);\n  }\n  wb::cp_async_commit();\n  wb::cp_async_wait<0>();\n"
   REPLACE "    wb::cp_async_ca<8>(&smem_tile[smem_8_layout(row, col)], &gmem_tile_in[row + col * rows]);\n    wb::cp_async_commit();\n    wb::cp_async_wait<0>();\n  }\n"
-  EXPECT "step 1.*4 waits per thread for 4 copies, with 1 of them in flight at a wait on average: a wait after each copy keeps one copy in flight at a time")
+  EXPECT "step 1.*4.0 waits per thread for 4.0 copies, with 1.0 of them in flight at a wait on average: a wait inside the copy loop lets only the copies issued since the last wait travel together")
 
 # Mixed widths in the GEMM: B's tiles always take the 4-byte fallback.
 wb_wrong_kernel(gemm_b_tiles_in_4_byte_copies
