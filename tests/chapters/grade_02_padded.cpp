@@ -215,6 +215,7 @@ TEST_F(Chapter2Padded, Step1CopyThroughThePaddedTile) {
         const std::uint64_t elements = static_cast<std::uint64_t>(rows) * cols;
         check.technique = [elements](const wb::sim::LaunchStats& stats) {
           ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, elements);
+          if (technique) technique = wb::grading::one_float_per_copy(stats);
           if (technique) technique = wb::grading::waited_once_per_thread(stats);
           if (technique) {
             technique = wb::grading::transactions_per_request_at_most(

@@ -226,51 +226,11 @@ std::string figure(double value) {
   return ::testing::AssertionSuccess();
 }
 
-// Tiles in flight at a wait, on average: the copies a wait found not yet landed, over the
-// copies of one tile of one thread. A wait that lets one group stay in flight finds two
-// tiles (the one it waits for and the next), except at the end; one that waits for all
-// finds one, as nothing was left in flight by the wait before.
-double tiles_in_flight_at_waits(const wb::sim::LaunchStats& stats, const GemmShape& shape,
-                                int tile_k = ch04::kTileK) {
-  if (stats.waits == 0 || stats.threads == 0) return 0.0;
-  const double copies_per_tile =
-      static_cast<double>(stats.cp_async_ops()) / static_cast<double>(stats.threads * k_tiles_of(shape, tile_k));
-  const double per_wait =
-      static_cast<double>(stats.copies_in_flight_at_waits) / static_cast<double>(stats.waits);
-  return per_wait / copies_per_tile;
-}
-
-// Tiles in flight at the waits of a correct pipeline of kStages stages over `k_tiles`
-// k-tiles, on average: the wait of iteration t finds min(kStages - 1, k_tiles - t) (its
-// own tile and those issued behind it), and the wait after the loop finds none. For 3
-// stages that is (2T - 1) / (T + 1): 1.67 over 8 k-tiles. The book quotes this formula.
-double pipelined_tiles_at_waits(int k_tiles) {
-  double found = 0.0;
-  for (int t = 0; t < k_tiles; ++t) found += std::min(ch04::kStages - 1, k_tiles - t);
-  return found / (k_tiles + 1);
-}
-
-// Judged where the loop is long enough for the ends not to dominate (8 k-tiles or more,
-// where the correct pipeline finds 1.67 or more); a pipeline serialised by wait<0> finds
-// 1.0 or fewer.
-constexpr int kOverlapMinKTiles = 8;
-constexpr double kOverlapMinTiles = 1.5;
-
+// The pipeline's overlap (wb/grading/technique.hpp), in this chapter's stages and k-tiles.
 ::testing::AssertionResult loads_overlap(const wb::sim::LaunchStats& stats, const GemmShape& shape,
                                          int tile_k = ch04::kTileK) {
-  if (k_tiles_of(shape, tile_k) < kOverlapMinKTiles) return ::testing::AssertionSuccess();
-  const double tiles = tiles_in_flight_at_waits(stats, shape, tile_k);
-  if (tiles >= kOverlapMinTiles) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure()
-         << "the waits found " << figure(tiles) << " tiles in flight on average ("
-         << stats.copies_in_flight_at_waits << " copies over " << stats.waits
-         << " waits); a pipeline of " << ch04::kStages << " stages keeps the next tiles in flight while "
-         << "one is computed: each wait of the loop finds " << ch04::kStages - 1
-         << " but the last ones, and the wait after the loop none, "
-         << figure(pipelined_tiles_at_waits(k_tiles_of(shape, tile_k))) << " on average over these "
-         << k_tiles_of(shape, tile_k) << " k-tiles (at least " << kOverlapMinTiles << " is asked). A wait<0> lands "
-         << "every copy, the next tile's too, and serialises the pipeline: wait with "
-         << "wb::cp_async_wait<kStages - 2>().";
+  return wb::grading::loads_overlap(stats, ch04::kStages, k_tiles_of(shape, tile_k),
+                                    "wb::cp_async_wait<kStages - 2>()");
 }
 
 // Shared-load requests of a warp for each 32 elements of C and each k: 2 when every FMA
@@ -348,11 +308,11 @@ TEST_F(Chapter4Gemm, Step3AMultiStagePipeline) {
       return technique;
     };
     check.on_success = [&reported, shape](const wb::sim::LaunchStats& stats) {
-      if (reported || k_tiles_of(shape) < kOverlapMinKTiles) return;
+      if (reported || k_tiles_of(shape) < wb::grading::kOverlapMinKTiles) return;
       reported = true;
       std::printf("Chapter 4, step 3, %s: %s tiles in flight at a wait on average\n",
                   wb::grading::gemm_shape_text(shape).c_str(),
-                  figure(tiles_in_flight_at_waits(stats, shape)).c_str());
+                  figure(wb::grading::tiles_in_flight_at_waits(stats, k_tiles_of(shape))).c_str());
     };
 #endif
     return check;

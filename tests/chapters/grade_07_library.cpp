@@ -269,6 +269,13 @@ bool copies_spans(const wb::sim::LibraryCopySite& site, const ConvolutionInputs&
   std::uint64_t copied = 0;
   for (const auto& [key, site] : stats.library_sites) copied += spans(site) ? site.bytes : 0;
   const std::uint64_t expected = span_bytes(n);
+  if (copied == 0) {
+    return ::testing::AssertionFailure()
+           << "no span went through cuda::memcpy_async (" << stats.library_copies
+           << " library copies in all, none of a span's bytes): the spans reached shared memory some other way, "
+              "with plain loads and stores, which the thread waits for itself. Each span is one cuda::memcpy_async "
+              "into the stage the pipeline acquired, committed, and waited for at consumer_wait().";
+  }
   if (copied != expected) {
     return ::testing::AssertionFailure()
            << "the spans' copies read " << copied << " bytes where the spans' parts inside the array are "

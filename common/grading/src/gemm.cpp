@@ -150,9 +150,9 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
       return cause;
     }
     const FaultedArray operands[] = {{gmem_a.data(), {m, k, check.tile_m, k}, false, "A", true, check.tile_k, "m",
-                                      check.copy_thread_start},
+                                      check.copy_thread_start, 0, check.copy_column_step},
                                      {gmem_b.data(), {n, k, check.tile_n, k}, true, "B", true, check.tile_k, "n",
-                                      check.copy_thread_start}};
+                                      check.copy_thread_start, 0, check.copy_column_step}};
     for (const FaultedArray& operand : operands) {
       if (std::string cause = overlapping_writes_cause(*error.fault(), operand); !cause.empty()) return cause;
     }
@@ -209,7 +209,16 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
     return;
   }
 #if WB_BACKEND_SIM
-  judge_technique(check.technique, check.on_success, stats, where, step);
+  // Each element of C once, whatever else the step asks.
+  const auto technique = [&check](const sim::LaunchStats& launch) {
+    ::testing::AssertionResult result = check.technique ? check.technique(launch) : ::testing::AssertionSuccess();
+    if (result) {
+      result = each_element_stored_once(launch, static_cast<std::uint64_t>(check.shape.m) *
+                                                    static_cast<std::uint64_t>(check.shape.n));
+    }
+    return result;
+  };
+  judge_technique(technique, check.on_success, stats, where, step);
 #endif
 }
 

@@ -1,6 +1,7 @@
 #include "wb/grading/movement.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "wb/grading/diagnosis/byte_counts.hpp"
 #include "wb/grading/diagnosis/diagnosis.hpp"
@@ -28,7 +29,8 @@ std::string shape_text(const MovementCheck& check) {
 // The walks with wrong loop steps, as models: a walk's reach is the input elements that
 // the layout's threads reach from their starts in every block's tile under its steps; a
 // model fits where the output's right elements are exactly its reach and some element is
-// not reached (the right steps reach every one). Tried: the two steps exchanged (rows
+// not reached (the right steps reach every one), and the unreached hold no value at all
+// (the poison of a word never copied). Tried: the two steps exchanged (rows
 // stepped by the thread layout's columns, columns by its rows), and one pass of the
 // threads along the columns or the rows (a step of the whole tile: the loop's step too
 // large, its bound the layout's extent, or the loop missing), which often reach the same.
@@ -62,6 +64,10 @@ std::string loop_steps_cause(const MovementCheck& check, const std::vector<float
         const std::size_t out =
             transposed ? static_cast<std::size_t>(col) + static_cast<std::size_t>(row) * shape.cols : in;
         if (out >= output.size() || (output[out] == input[in]) != reached[in]) return false;
+        // An element the walk misses was never copied: it holds poison (the simulator's)
+        // or whatever shared memory held, never another input element, which an index
+        // that copies to the wrong place leaves there instead.
+        if (!reached[in] && !std::isnan(output[out])) return false;
         any_unreached = any_unreached || !reached[in];
       }
     }
@@ -142,7 +148,13 @@ void check_movement(const MovementCheck& check, const std::string& configuration
       // read as nothing where it is right (leading_dimension_of_a_fault needs it past the
       // array's end, the other readings outside the tile).
     }
-    for (const FaultedArray& array : arrays) {
+    // The input as the threads walk it: each thread's start and the loops' steps.
+    FaultedArray walked_input = arrays[0];
+    walked_input.thread_start = check.thread_start;
+    walked_input.row_step = check.row_step;
+    walked_input.col_step = check.col_step;
+    walked_input.accesses_per_element = check.accesses_per_element;
+    for (const FaultedArray& array : {walked_input, arrays[1]}) {
       if (std::string cause = overlapping_writes_cause(fault, array); !cause.empty()) return cause;
     }
     // Before the index hypotheses below, which would read a 1-D array's element past its end
@@ -150,35 +162,36 @@ void check_movement(const MovementCheck& check, const std::string& configuration
     for (const FaultedArray& array : arrays) {
       if (std::string cause = start_counted_in_bytes(fault, array); !cause.empty()) return cause;
     }
-    FaultedArray walked_input = arrays[0];
-    walked_input.thread_start = check.thread_start;
-    walked_input.row_step = check.row_step;
-    walked_input.col_step = check.col_step;
-    walked_input.accesses_per_element = check.accesses_per_element;
-    if (std::string cause = loop_bounds_cause(fault, walked_input); !cause.empty()) return cause;
-    if (std::string cause = coordinates_exchanged_cause(fault, walked_input); !cause.empty()) return cause;
+    // The index mistakes are all tried, not the first that fits: where two fit the same
+    // access (a tile origin counted twice lands where another leading dimension does), both
+    // are named; where more do, the access alone does not single one out.
+    std::vector<std::string> readings;
+    const auto add = [&readings](std::string cause) {
+      if (!cause.empty() && std::find(readings.begin(), readings.end(), cause) == readings.end()) {
+        readings.push_back(std::move(cause));
+      }
+    };
+    add(loop_bounds_cause(fault, walked_input));
+    add(coordinates_exchanged_cause(fault, walked_input));
     // Another array's or a tile's leading dimension that takes the block's tile there.
     const std::vector<std::pair<int, std::string>> leading_dimensions = {
         {check.input.rows, "the input's rows"},      {check.output.rows, "the output's rows"},
         {check.input.tile_rows, "the tile's rows"}, {check.output.tile_rows, "the output tile's rows"}};
-    if (std::string cause = store_index_cause(fault, walked_input, arrays[1], check.store_walk, leading_dimensions);
-        !cause.empty()) {
-      return cause;
+    add(store_index_cause(fault, walked_input, arrays[1], check.store_walk, leading_dimensions));
+    for (const FaultedArray& array : shares) add(origin_counted_twice(fault, array));
+    // The readings below are tried only where none above fits: they read the fault's
+    // place alone, which the mistakes above also reach.
+    if (readings.empty()) {
+      for (const FaultedArray& array : arrays) add(leading_dimension_of_a_fault(fault, array, leading_dimensions));
     }
-    for (const FaultedArray& array : shares) {
-      if (std::string cause = origin_counted_twice(fault, array); !cause.empty()) return cause;
+    if (readings.empty()) {
+      for (const FaultedArray& array : shares) add(index_leaves_a_whole_tile(fault, array));
     }
-    for (const FaultedArray& array : arrays) {
-      if (std::string cause = leading_dimension_of_a_fault(fault, array, leading_dimensions); !cause.empty()) {
-        return cause;
-      }
+    if (readings.empty()) {
+      for (const FaultedArray& array : arrays) add(past_the_end_of_a_vector(fault, array));
     }
-    for (const FaultedArray& array : shares) {
-      if (std::string cause = index_leaves_a_whole_tile(fault, array); !cause.empty()) return cause;
-    }
-    for (const FaultedArray& array : arrays) {
-      if (std::string cause = past_the_end_of_a_vector(fault, array); !cause.empty()) return cause;
-    }
+    if (readings.size() == 1) return readings.front();
+    if (readings.size() == 2) return "two readings fit this access. One: " + readings[0] + " The other: " + readings[1];
     return "";
   };
   if (!run_kernel([&] { check.run(gmem_in.data(), gmem_out.data()); }, where, step, "", explain_fault)) return;
@@ -234,6 +247,14 @@ void check_movement(const MovementCheck& check, const std::string& configuration
                ? in_flight_read_cause(stats, 0, check.step_wait_call)
                : std::string();
   });
+  // A read of a copy that no commit put in a group, after its thread's wait<N>: the wait
+  // counts committed groups only, so a commit is missing on that copy's path.
+  diagnosis.finding([&] {
+    const std::optional<sim::InFlightRead>& read = stats.in_flight_read;
+    const bool uncommitted = read && read->group >= read->commits && read->last_wait >= 0;
+    return uncommitted && holds_poison(output, poison::Kind::in_flight) ? in_flight_read_cause(stats, -1)
+                                                                          : std::string();
+  });
 #endif
   if (check.explain) diagnosis.finding([&] { return check.explain(output, input); });
   diagnosis.finding([&] { return nothing_written(output, "the output"); });
@@ -274,7 +295,13 @@ void check_movement(const MovementCheck& check, const std::string& configuration
     return;
   }
 #if WB_BACKEND_SIM
-  judge_technique(check.technique, check.on_success, stats, where, step);
+  // Every step that moves data stores each output element once, whatever else it asks.
+  const auto technique = [&check, out_count](const sim::LaunchStats& launch) {
+    ::testing::AssertionResult result = check.technique ? check.technique(launch) : ::testing::AssertionSuccess();
+    if (result) result = each_element_stored_once(launch, out_count);
+    return result;
+  };
+  judge_technique(technique, check.on_success, stats, where, step);
 #endif
 }
 

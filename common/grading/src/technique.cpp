@@ -1,5 +1,6 @@
 #include "wb/grading/technique.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -48,6 +49,15 @@ std::string one_decimal(double value) {
 }
 
 }  // namespace
+
+::testing::AssertionResult one_float_per_copy(const sim::LaunchStats& stats) {
+  if (stats.cp_async_8 == 0 && stats.cp_async_16 == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << "the copies were " << stats.cp_async_4 << " of 4 bytes, " << stats.cp_async_8 << " of 8 and "
+         << stats.cp_async_16 << " of 16: this step copies one float per cp.async (wb::cp_async, 4 bytes). "
+            "Wider copies move several floats at once and need their addresses at multiples of their width, "
+            "which chapter 5 teaches.";
+}
 
 ::testing::AssertionResult waited_once_per_thread(const sim::LaunchStats& stats) {
   if (stats.threads == 0 || stats.waits <= stats.threads) return ::testing::AssertionSuccess();
@@ -149,6 +159,28 @@ std::string describe_requests(const sim::LaunchStats& stats, sim::AccessKind kin
          << ", as the reference makes: " << advice;
 }
 
+::testing::AssertionResult each_element_stored_once(const sim::LaunchStats& stats, std::uint64_t elements) {
+  const sim::RequestCounts& stores = stats.of(sim::AccessKind::global_store);
+  if (elements == 0 || stores.lanes <= elements) return ::testing::AssertionSuccess();
+  const sim::AccessSite* most = nullptr;
+  for (const auto& [key, site] : stats.sites) {
+    if (site.kind != sim::AccessKind::global_store) continue;
+    if (most == nullptr || site.counts.lanes > most->counts.lanes) most = &site;
+  }
+  std::string where;
+  if (most != nullptr) {
+    const std::string line = sim::source_line_of(most->pc);
+    where = " (" + std::to_string(most->counts.lanes) + " of them at " +
+            (line.empty() ? std::string("an unknown line") : line) + ")";
+  }
+  return ::testing::AssertionFailure()
+         << "global stores: " << stores.lanes << " stores for " << elements << " output elements, "
+         << one_decimal(static_cast<double>(stores.lanes) / static_cast<double>(elements)) << " each" << where
+         << ", where every element is stored once, by one thread. A store loop that steps by less than the "
+            "threads cover together (by 1, where the thread layout's extent is meant), or that starts every "
+            "thread at 0 instead of its own first element, stores the same elements again.";
+}
+
 std::string simulator_notes(const sim::LaunchStats& stats) {
   std::string notes;
   for (const auto& [text, count] : stats.warnings) {
@@ -174,6 +206,45 @@ void judge_technique(const std::function<::testing::AssertionResult(const sim::L
   }
   if (on_success) on_success(stats);
 }
+double tiles_in_flight_at_waits(const sim::LaunchStats& stats, int k_tiles) {
+  if (stats.waits == 0 || stats.threads == 0 || k_tiles <= 0) return 0.0;
+  const double copies_per_tile =
+      static_cast<double>(stats.cp_async_ops()) / static_cast<double>(stats.threads * static_cast<std::uint64_t>(k_tiles));
+  const double per_wait = static_cast<double>(stats.copies_in_flight_at_waits) / static_cast<double>(stats.waits);
+  return per_wait / copies_per_tile;
+}
+
+double pipelined_tiles_at_waits(int stages, int k_tiles) {
+  double found = 0.0;
+  for (int t = 0; t < k_tiles; ++t) found += std::min(stages - 1, k_tiles - t);
+  return found / (k_tiles + 1);
+}
+
+::testing::AssertionResult loads_overlap(const sim::LaunchStats& stats, int stages, int k_tiles,
+                                         const std::string& wait_call) {
+  if (k_tiles < kOverlapMinKTiles) return ::testing::AssertionSuccess();
+  const double tiles = tiles_in_flight_at_waits(stats, k_tiles);
+  if (tiles >= kOverlapMinTiles) return ::testing::AssertionSuccess();
+  // The loop's wait and the one after it: more a thread says another wait stands
+  // elsewhere (in the function that loads a tile, say), landing the tiles in flight.
+  const double waits_per_thread =
+      stats.threads == 0 ? 0.0 : static_cast<double>(stats.waits) / static_cast<double>(stats.threads);
+  std::string extra;
+  if (waits_per_thread > k_tiles + 1.5) {
+    extra = " The threads waited " + one_decimal(waits_per_thread) + " times each for " + std::to_string(k_tiles) +
+            " k-tiles, where the loop's wait and the one after it make " + std::to_string(k_tiles + 1) +
+            ": another wait (in the code that loads a tile, say) lands the tiles in flight.";
+  }
+  return ::testing::AssertionFailure()
+         << "the waits found " << two_decimals(tiles) << " tiles in flight on average ("
+         << stats.copies_in_flight_at_waits << " copies over " << stats.waits << " waits); a pipeline of " << stages
+         << " stages keeps the next tiles in flight while one is computed: each wait of the loop finds " << stages - 1
+         << " but the last ones, and the wait after the loop none, "
+         << two_decimals(pipelined_tiles_at_waits(stages, k_tiles)) << " on average over these " << k_tiles
+         << " k-tiles (at least " << one_decimal(kOverlapMinTiles) << " is asked). A wait<0> (or a wait_all) lands "
+         << "every copy, the next tile's too, and serialises the pipeline: wait with " << wait_call << "." << extra;
+}
+
 bool overlap_judged(const sim::LaunchStats& stats, std::uint64_t tiles) {
   constexpr std::uint64_t kMinTilesPerBlock = 3;
   return stats.blocks > 0 && tiles >= kMinTilesPerBlock * stats.blocks;

@@ -79,7 +79,7 @@ wb_wrong_kernel(store_bounds_exchanged
   STEP 1
   FIND "    if (element.row < valid_rows && element.col < valid_cols) {\n      gmem_tile_out[gmem_layout(element.row, element.col)] =\n          smem_tile[smem_layout(element.row, element.col)];"
   REPLACE "    if (element.row < valid_cols && element.col < valid_rows) {\n      gmem_tile_out[gmem_layout(element.row, element.col)] =\n          smem_tile[smem_layout(element.row, element.col)];"
-  EXPECT "step 1.*Likely cause: in every whole tile \\(128x16\\) only rows 0 to 15 and columns 0 to 15 were written, the rest never: the rows stop at the tile's column count, 16")
+  EXPECT "step 1.*Observed: in every whole tile \\(128x16\\) only rows 0 to 15 and columns 0 to 15 were written, the rest never: the rows stop at the tile's column count, 16")
 
 # Both of the store's bounds one past (`<=`): the column after the last, and one more.
 wb_wrong_kernel(store_bounds_both_one_past

@@ -140,7 +140,7 @@ wb_wrong_kernel(write_out_one_pass_of_the_columns
   STEP 2
   FIND "  for (int col = store_coord.col; col < kTileRows; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {\n      gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];\n    }\n  }"
   REPLACE "  {\n    const int col = store_coord.col;\n    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {\n      gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];\n    }\n  }"
-  EXPECT "step 2.*Likely cause: in every whole tile \\(16x64\\) only rows 0 to 15 and columns 0 to 15 were written.*Either the columns' bound is the rows'.*or the column loop makes one pass of the threads")
+  EXPECT "step 2.*Observed: in every whole tile \\(16x64\\) only rows 0 to 15 and columns 0 to 15 were written.*Either the columns' bound is the rows'.*or the column loop makes one pass of the threads")
 
 # The output right, half of each warp idle: the write out keeps the copy in's 32x8 thread
 # layout (load_coord) on the 16-row output tile; lanes of rows 16 to 31 store nothing.

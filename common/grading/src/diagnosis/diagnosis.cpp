@@ -22,20 +22,29 @@ std::string no_copy_issued(const sim::LaunchStats& stats, const std::string& que
 
 std::string threads_returned_early(const sim::LaunchStats& stats, const std::vector<float>& output,
                                    const std::function<bool(const uint3& block)>& left_unwritten) {
-  if (stats.early_exits.empty() || !holds_poison(output, poison::Kind::unwritten)) return "";
-  // The lowest block with threads returned early that left outputs unwritten.
+  if (stats.early_exits.empty()) return "";
+  // The evidence that ties the early return to the wrong output: outputs of such a block
+  // never written, or copies read in flight that their threads never waited for (a thread
+  // that returned before the barrier skipped its wait too).
+  const bool unwritten = holds_poison(output, poison::Kind::unwritten);
+  const bool unwaited = stats.copies_never_waited > 0 && holds_poison(output, poison::Kind::in_flight);
+  if (!unwritten && !unwaited) return "";
+  // The lowest block with threads returned early (that left outputs unwritten).
   const sim::EarlyExit* found = nullptr;
   for (const sim::EarlyExit& exit : stats.early_exits) {
     if (found != nullptr && found->block_linear <= exit.block_linear) continue;
-    if (!left_unwritten || left_unwritten(exit.block)) found = &exit;
+    if (!unwritten || !left_unwritten || left_unwritten(exit.block)) found = &exit;
   }
   if (found == nullptr) return "";
   const sim::EarlyExit& exit = *found;
+  const std::string what = unwritten ? "outputs of that block were never written"
+                                     : std::to_string(stats.copies_never_waited) +
+                                           " copies were never waited for, and the others read them in flight";
   return std::to_string(exit.threads) + (exit.threads == 1 ? " thread" : " threads") + " of block " +
          sim::format_index(exit.block) + " (thread " + sim::format_index(exit.thread) +
          " the first) returned from the kernel before the " +
-         "__syncthreads() at " + exit.barrier_site + " that the others reached, and outputs of that block were "
-         "never written. A thread that returns early skips its share of the copies, the barrier and the store: "
+         "__syncthreads() at " + exit.barrier_site + " that the others reached, and " + what +
+         ". A thread that returns early skips its share of the copies, its wait, the barrier and the store: "
          "keep every thread in the kernel, and let the loops' bounds keep it off the elements outside the array "
          "(a thread with none in bounds then copies and stores nothing).";
 }

@@ -312,6 +312,29 @@ std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& ar
     const long long exchanged_row = from_tile / shape.rows, exchanged_col = from_tile % shape.rows;
     const bool exchanged = !partial && array.k_tile > 0 && exchanged_row < shape.tile_rows &&
                            exchanged_col < array.k_tile;
+    // Where the step fixes each thread's first column and the column loop's step: the
+    // column of the last k-tile read, against the thread's walk (a bound one past reaches
+    // it only if the walk lands there) and against its first column counted twice.
+    if (array.thread_start && array.col_step > 0 && array.k_tile > 0) {
+      if (const std::optional<ThreadStart> start = array.thread_start(fault.thread[0])) {
+        const long long in_tile = shape.cols - ((shape.cols - 1) / array.k_tile) * array.k_tile;
+        const auto lands = [&](long long first) {
+          return in_tile >= first && (in_tile - first) % array.col_step == 0;
+        };
+        if (!lands(start->first_col) && start->first_col > 0 && lands(2 * start->first_col)) {
+          return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
+                 pair_text(fault.thread[0], fault.thread[1]) + " read element " +
+                 pair_text(element->row, element->col) + " of " + array.name + ", column " + std::to_string(in_tile) +
+                 " of the last k-tile, past its end. The thread's copies walk the columns " +
+                 std::to_string(start->first_col) + ", " + std::to_string(start->first_col + array.col_step) +
+                 ", ... of a k-tile (its first column, then steps of " + std::to_string(array.col_step) +
+                 "), which never land on " + std::to_string(in_tile) + "; with the thread's first column counted "
+                 "twice (" + std::to_string(2 * start->first_col) + ", " +
+                 std::to_string(2 * start->first_col + array.col_step) + ", ...) they do: the thread's column is "
+                 "added to an index or pointer that already starts at it.";
+        }
+      }
+    }
     return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
            pair_text(fault.thread[0], fault.thread[1]) + " read element " + pair_text(element->row, element->col) +
            " of " + array.name + ", one column past its last (" + std::to_string(shape.cols - 1) + "): either " +
@@ -540,6 +563,33 @@ std::string overlapping_writes_cause(const Fault& fault, const FaultedArray& arr
                                       second_thread + " (" + nth_text(fault.earlier_accesses) + ")";
   if (*first == *second) {
     if (std::string cause = coordinate_counted_twice(fault, array, first_local); !cause.empty()) return cause;
+    // The element both brought is the partial tile's last row (column), and one of the two
+    // threads' walks over the whole tile stood past it at that copy: a coordinate clamped to
+    // the edge (min(row, valid_rows - 1)) instead of the loop bounded by it.
+    const bool last_row = valid_rows < array.shape.tile_rows && first_local.row == valid_rows - 1;
+    const bool last_col = valid_cols < tile_cols && first_local.col == valid_cols - 1;
+    if ((last_row || last_col) && array.thread_start && array.row_step > 0 && array.col_step > 0) {
+      const std::pair<std::array<unsigned, 3>, unsigned long long> walkers[] = {
+          {fault.thread, fault.earlier_accesses}, {overlap.first_thread, overlap.first_earlier_accesses}};
+      for (const auto& [thread, earlier] : walkers) {
+        const std::optional<ThreadStart> start = array.thread_start(thread[0]);
+        if (!start || earlier % static_cast<unsigned long long>(array.accesses_per_element) != 0) continue;
+        const std::optional<Element> at =
+            walk_element(*start, array.row_step, array.col_step, array.shape.tile_rows, tile_cols,
+                         earlier / static_cast<unsigned long long>(array.accesses_per_element));
+        if (!at) continue;
+        const bool clamped_row = last_row && at->row >= valid_rows && at->col == first_local.col;
+        const bool clamped_col = last_col && at->col >= valid_cols && at->row == first_local.row;
+        if (!clamped_row && !clamped_col) continue;
+        const std::string side = clamped_row ? "row" : "column";
+        return pair_of_threads + " both copied element " + pair_text(first_local.row, first_local.col) + " of " +
+               tile_text + " into " + word + ", its last " + side + " inside the array; " + thread_text(thread) +
+               "'s walk over the tile was at " + pair_text(at->row, at->col) + ", past that " + side +
+               ": its " + side + " was clamped to the edge (the last valid " + side + ") where the loop should stop "
+               "at it. Bound the loops by valid_rows and valid_cols, so that a thread past the edge copies "
+               "nothing, instead of moving its index back onto an element another thread copies.";
+      }
+    }
     std::string cause = pair_of_threads + " both copied element " + pair_text(first_local.row, first_local.col) +
                         " of " + tile_text + " into " + word +
                         ": two threads meant the same element, so their (row, col) overlap and some other "

@@ -22,6 +22,10 @@ std::string in_flight_read_cause(const sim::LaunchStats& stats, int step_wait, c
   const std::string observed = "thread " + index_text(read.reader) + " of block " + index_text(read.block) +
                                " read, at " + (line.empty() ? std::string("an unknown line") : line) +
                                ", a word that " + issuer + " cp.async was still bringing";
+  if (read.group >= read.commits && read.last_wait < 0) {
+    return observed + ", and that thread had neither committed its copies into a group nor waited: a "
+                      "cp_async_commit() and a wait for the group are missing before the barrier and the reads.";
+  }
   if (read.group >= read.commits) {
     return observed + ", a copy that no cp_async_commit() had put in a group: a wait<N> waits only for "
                       "committed groups, so a commit is missing after the copies (or comes after the wait).";

@@ -21,6 +21,9 @@ namespace wb::grading {
 ::testing::AssertionResult loaded_through_cp_async(const sim::LaunchStats& stats,
                                                    std::uint64_t elements);
 
+// Every cp.async of 4 bytes: the steps before chapter 5 copy one float per copy.
+::testing::AssertionResult one_float_per_copy(const sim::LaunchStats& stats);
+
 // Each thread issued all its copies and then waited once: not a wait after every copy,
 // which keeps one copy in flight at a time (the very thing cp.async is for).
 ::testing::AssertionResult waited_once_per_thread(const sim::LaunchStats& stats);
@@ -38,6 +41,12 @@ namespace wb::grading {
 ::testing::AssertionResult lanes_per_request_at_least(const sim::LaunchStats& stats, sim::AccessKind kind,
                                                       double minimum, const std::string& advice);
 
+// The launch stored at most `elements` elements to global memory, one store a lane: every
+// output element once. A loop that steps by less than the threads cover together, or that
+// starts every thread at 0, stores the same elements again; the output stays right, and the
+// failure gives the count, the line that stored most, and what to check.
+::testing::AssertionResult each_element_stored_once(const sim::LaunchStats& stats, std::uint64_t elements);
+
 // "shared loads: 16.5 wavefronts per request (ideal 1.0); worst copy.cu:60, 32.0" for a
 // message, or "shared loads: none".
 std::string describe_requests(const sim::LaunchStats& stats, sim::AccessKind kind);
@@ -48,6 +57,24 @@ std::string describe_requests(const sim::LaunchStats& stats, sim::AccessKind kin
 void judge_technique(const std::function<::testing::AssertionResult(const sim::LaunchStats&)>& technique,
                      const std::function<void(const sim::LaunchStats&)>& on_success, const sim::LaunchStats& stats,
                      const std::string& where, const Step& step);
+
+// A cp.async pipeline of `stages` stages over `k_tiles` tiles (chapters 4 and 5's GEMMs).
+// Tiles in flight at a wait, on average: the copies a wait found not yet landed, over the
+// copies of one tile of one thread. A wait that lets one group stay in flight finds two
+// tiles (the one it waits for and the next), except at the end; one that waits for all
+// finds one, as nothing was left in flight by the wait before.
+double tiles_in_flight_at_waits(const sim::LaunchStats& stats, int k_tiles);
+// The same for a correct pipeline: the wait of iteration t finds min(stages - 1,
+// k_tiles - t) (its own tile and those issued behind it), and the wait after the loop
+// none. For 3 stages that is (2T - 1) / (T + 1): 1.67 over 8 k-tiles. The book quotes it.
+double pipelined_tiles_at_waits(int stages, int k_tiles);
+// Judged where the loop is long enough for the ends not to dominate (8 k-tiles or more,
+// where the correct pipeline finds 1.67 or more); a pipeline serialised by a wait<0>
+// finds 1.0 or fewer. `wait_call` is the step's own wait ("wb::cp_async_wait<kStages - 2>()").
+inline constexpr int kOverlapMinKTiles = 8;
+inline constexpr double kOverlapMinTiles = 1.5;
+::testing::AssertionResult loads_overlap(const sim::LaunchStats& stats, int stages, int k_tiles,
+                                         const std::string& wait_call);
 
 // Tiles of `tile` elements that cover `n` elements, the last one possibly partial.
 inline int tiles_of(int n, int tile) { return (n + tile - 1) / tile; }
