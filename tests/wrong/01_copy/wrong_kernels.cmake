@@ -134,6 +134,14 @@ wb_wrong_kernel(copy_rows_four_apart
   REPLACE "    for (int row = 4 * thread_coord.row; row < 4 * thread_coord.row + 4; ++row) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);"
   EXPECT "step 1.*cp.async global reads: 16.0 sectors per request \\(ideal 4.0.*The step asks for at most 4.2 sectors per request: the copies read global memory scattered")
 
+# Two floats per copy where the step copies one: the output right, the copy wider than
+# the step teaches (chapter 5's, with its alignment rules).
+wb_wrong_kernel(two_floats_per_copy
+  STEP 1
+  FIND "    for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
+  REPLACE "    for (int row = 2 * thread_coord.row; row < kTileRows; row += 2 * kThreadRows) {\n      wb::cp_async_ca<8>(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
+  EXPECT "step 1.*the copies were 0 of 4 bytes, [0-9]+ of 8 and 0 of 16: this step copies one float per cp.async")
+
 wb_wrong_kernel(out_of_bounds_tail
   STEP 2
   FIND "col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows;"
@@ -203,3 +211,10 @@ wb_wrong_kernel(flat_copy_over_the_valid_count
   REPLACE "  for (int index = threadIdx.x; index < valid_rows * valid_cols; index += kThreads) {\n    const wb::Coord element = smem_layout.coord(index);\n    wb::cp_async(&smem_tile[smem_layout(element.row, element.col)], &gmem_tile_in[gmem_layout(element.row, element.col)]);\n  }"
   EXPECT "step 2.*The block's copies walk words 0 to [0-9]+ in a row, as many words as its reads.*a flat index over valid_rows \\* valid_cols")
 
+# The loops over the whole tile, each coordinate clamped to the partial tile's last row or
+# column: threads past the edge copy the edge's elements again, onto words that others fill.
+wb_wrong_kernel(coordinates_clamped_to_the_edge
+  STEP 2
+  FIND "  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);"
+  REPLACE "  for (int col = thread_coord.col; col < kTileCols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {\n      const int r = row < valid_rows ? row : valid_rows - 1;\n      const int c = col < valid_cols ? col : valid_cols - 1;\n      wb::cp_async(&smem_tile[smem_layout(r, c)], &gmem_tile_in[gmem_layout(r, c)]);"
+  EXPECT "step 2.*Likely cause: .*its (row|column) was clamped to the edge \\(the last valid (row|column)\\) where the loop should stop at it")

@@ -68,6 +68,14 @@ wb_wrong_kernel(naive_bounds_in_chapter_1s_grid_order
   REPLACE "  for (int col = thread_coord.col; col < kTileCols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < kTileRows; row += kLoadThreadRows) {\n      const int global_row = blockIdx.x * kTileRows + row;\n      const int global_col = blockIdx.y * kTileCols + col;\n      if (global_row < rows && global_col < cols) {\n        gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];\n      }\n    }"
   EXPECT "step 1.*Observed: whole tiles were never written.*the input tile's rows from blockIdx.y, columns from blockIdx.x, as the grid is launched")
 
+# The naive transpose with the thread layout's roles exchanged: lanes run across the input's
+# columns, so the writes are coalesced and the reads scattered; the step asks for the reads.
+wb_wrong_kernel(naive_reads_scattered
+  STEP 1
+  FIND "  for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
+  REPLACE "  for (int col = thread_coord.row; col < valid_cols; col += kLoadThreadRows) {\n    for (int row = thread_coord.col; row < valid_rows; row += kLoadThreadCols) {\n      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
+  EXPECT "step 1.*global loads: 16.0 sectors per request.*The step asks for at most 4.5 sectors per request: the reads are not coalesced")
+
 # Step 2: the transpose through shared memory.
 wb_wrong_kernel(missing_wait
   STEP 2
@@ -150,6 +158,21 @@ wb_wrong_kernel(write_out_with_the_copy_layout
   REPLACE "  for (int col = load_coord.col; col < kTileRows; col += kLoadThreadCols) {\n    for (int row = load_coord.row; row < kTileCols; row += kLoadThreadRows) {"
   EXPECT "step 2.*global stores: 16.0 active lanes per request of 32.*The step asks for at least 31.5, as the reference makes: every lane of a warp stores.*leaves the lanes of rows 16 to 31 with nothing to store")
 
+# The write out's column loop stepping by 1: right output, each element stored by up to 16
+# threads.
+wb_wrong_kernel(write_out_columns_stepped_by_one
+  STEP 2
+  FIND "  for (int col = store_coord.col; col < kTileRows; col += kStoreThreadCols) {"
+  REPLACE "  for (int col = store_coord.col; col < kTileRows; col += 1) {"
+  EXPECT "step 2.*global stores: [0-9]+ stores for 8192 output elements, [0-9.]+ each.*stores the same elements again")
+
+# The store indexed in global coordinates from the tile's pointer: the tile's origin twice.
+wb_wrong_kernel(store_origin_counted_twice
+  STEP 2
+  FIND "      gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];\n    }\n  }\n  //! [step 2 hole]"
+  REPLACE "      gmem_tile_out[tile_col + row + (tile_row + col) * cols] = smem_tile[smem_transposed(row, col)];\n    }\n  }\n  //! [step 2 hole]"
+  EXPECT "step 2.*Likely cause: .*origin is counted twice")
+
 # Step 3: the padding and any shape.
 wb_wrong_kernel(unpadded_tile
   STEP 3
@@ -202,3 +225,11 @@ wb_wrong_kernel(write_out_row_and_column_exchanged
   FIND "gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];"
   REPLACE "gmem_tile_out[gmem_out_layout(col, row)] = smem_tile[smem_transposed(row, col)];"
   EXPECT "step 3.*Likely cause: each wrong element holds the value meant for the element of its tile with row and column exchanged")
+
+# Threads with no output row return before the wait and the barrier: at a partial tile their
+# copies are never waited for, and the others read them in flight.
+wb_wrong_kernel(threads_return_before_the_wait
+  STEP 3
+  FIND "  wb::cp_async_wait_all();\n  __syncthreads();\n  for (int col = store_coord.col; col < valid_rows;"
+  REPLACE "  if (store_coord.row >= valid_cols) return;\n  wb::cp_async_wait_all();\n  __syncthreads();\n  for (int col = store_coord.col; col < valid_rows;"
+  EXPECT "step 3.*Likely cause: [0-9]+ threads of block .* returned from the kernel before the __syncthreads\\(\\) at .* and [0-9]+ copies were never waited for")

@@ -211,6 +211,13 @@ wb_wrong_kernel(fragment_numbers_as_element_indices
   REPLACE "      for (int v = 0; v < kMicroM / kVector; ++v) {\n        const float4 a4 = *reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)]);\n        a_frag[v * kVector] = a4.x, a_frag[v * kVector + 1] = a4.y, a_frag[v * kVector + 2] = a4.z, a_frag[v * kVector + 3] = a4.w;\n      }\n      WB_UNROLL\n      for (int v = 0; v < kMicroN / kVector; ++v) {\n        const float4 b4 = *reinterpret_cast<const float4*>(&smem_b_stage[smem_b4_layout(micro_col(thread_coord.col, v), kk)]);\n        b_frag[v * kVector] = b4.x, b_frag[v * kVector + 1] = b4.y, b_frag[v * kVector + 2] = b4.z, b_frag[v * kVector + 3] = b4.w;"
   EXPECT "step 4.*Likely cause: fragment v of A \\(4 elements\\) was read from micro_row\\(thread_coord.row, v\\).*B's fragments are read the same way")
 
+# Step 4's one barrier placed before the wait: the copies land after it, while others read.
+wb_wrong_kernel(barrier_before_the_wait
+  STEP 4
+  FIND "    wb::cp_async_wait<kStages - 2>();\n    // One barrier does both of step 3's jobs: tile k_tile is visible to all, and everyone\n    // is done reading the stage of the previous iteration, which the load below refills.\n    __syncthreads();\n"
+  REPLACE "    // One barrier does both of step 3's jobs: tile k_tile is visible to all, and everyone\n    // is done reading the stage of the previous iteration, which the load below refills.\n    __syncthreads();\n    wb::cp_async_wait<kStages - 2>();\n"
+  EXPECT "step 4.*its wait came after the last __syncthreads\\(\\).*Likely cause: the wait comes after the __syncthreads\\(\\)")
+
 # Step 5 refills the stage at its last kk before the barrier: a fast thread's copies
 # overwrite the stage while a slow one still reads its column 14.
 wb_wrong_kernel(step5_refill_before_the_barrier

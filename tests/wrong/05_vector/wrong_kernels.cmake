@@ -200,6 +200,21 @@ wb_wrong_kernel(whole_tile_columns_bounded_by_the_tile_rows
   REPLACE "  for (int col = thread_coord.col; col < kGemmTile; col += gemm_copy_layout.cols) {"
   EXPECT "step 2.*the shared address of a cp.async lies outside the tile: its index reaches past the tile, either through a loop bound")
 
+# A wait_all at the end of the whole-tile load: it lands the stages in flight too, and the
+# pipeline no longer overlaps copies and FMAs (right output).
+wb_wrong_kernel(wait_all_in_the_tile_load
+  STEP 2
+  FIND "    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * ld);\n  }\n  //! [step 2a hole]"
+  REPLACE "    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * ld);\n  }\n  wb::cp_async_wait_all();\n  //! [step 2a hole]"
+  EXPECT "step 2.*the waits found [0-9.]+ tiles in flight on average.*another wait \\(in the code that loads a tile, say\\) lands the tiles in flight")
+
+# The thread's column added again to a pointer that already starts at it.
+wb_wrong_kernel(thread_column_counted_twice
+  STEP 2
+  FIND "    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * ld);"
+  REPLACE "    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + (thread_coord.col + col) * ld);"
+  EXPECT "step 2.*with the thread's first column counted twice.*the thread's column is added to an index or pointer that already starts at it")
+
 # 16-byte copies of an odd-length tail: the last, partial quad copied whole, past the
 # array's end.
 # The test of a whole quad with `<` for `<=`: each tile's last quad, ending exactly at
@@ -275,3 +290,11 @@ wb_wrong_kernel(source_offset_in_bytes_on_a_float_pointer
   FIND "    wb::cp_async_cg(&smem_tile[first], &gmem_tile_in[first]);"
   REPLACE "    wb::cp_async_cg(&smem_tile[first], gmem_tile_in + sizeof(float) * first);"
   EXPECT "step 3.*Likely cause: block 0's thread [0-9]+ read float [0-9]+ of its tile with its first copy, where its quad starts at float [0-9]+: four times as far.*or an offset in bytes \\(sizeof\\(float\\) \\* first\\) to a float pointer")
+
+# The commit only on the whole quad's path: the partial quad's 4-byte copies join no group,
+# and wait<0> does not wait for them.
+wb_wrong_kernel(partial_quad_copies_never_committed
+  STEP 3
+  FIND "    for (int index = first; index < valid; ++index) wb::cp_async_ca<4>(&smem_tile[index], &gmem_tile_in[index]);\n  }\n  wb::cp_async_commit();\n  wb::cp_async_wait<0>();"
+  REPLACE "    for (int index = first; index < valid; ++index) wb::cp_async_ca<4>(&smem_tile[index], &gmem_tile_in[index]);\n  }\n  if (first + 4 <= valid) wb::cp_async_commit();\n  wb::cp_async_wait<0>();"
+  EXPECT "step 3.*Likely cause: .*a copy that no cp_async_commit\\(\\) had put in a group")

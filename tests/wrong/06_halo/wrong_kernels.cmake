@@ -119,6 +119,14 @@ wb_wrong_kernel(weights_loaded_after_the_wait
   REPLACE "  wb::cp_async_wait<0>();  // this thread's copies have landed: visible to this thread only\n  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n"
   EXPECT "step 1.*[0-9]+ of the [0-9]+ plain loads of global memory \\(the weights'\\) were made with none of the thread's copies in flight, at [^ ]*halo.cu:[0-9]+ \\([0-9]+\\); the reference makes all of them while the span's copies travel")
 
+# Each thread copies a run of the span of its own, as CPU threads split an array: the
+# output right, a warp's copies scattered over its lanes' runs.
+wb_wrong_kernel(span_copied_in_runs
+  STEP 1
+  FIND "  for (int j = threadIdx.x; j < Tile + 2 * Halo; j += kThreads) {"
+  REPLACE "  constexpr int kRun = (Tile + 2 * Halo + kThreads - 1) / kThreads;\n  for (int j = threadIdx.x * kRun; j < Tile + 2 * Halo && j < (static_cast<int>(threadIdx.x) + 1) * kRun; ++j) {"
+  EXPECT "step 1.*cp.async global reads: [0-9.]+ sectors per request.*the span's copies read global memory scattered")
+
 # Step 2 reads the next tile's buffer, whose copies are still in flight.
 wb_wrong_kernel(next_buffer_read_before_its_wait
   STEP 2
@@ -235,3 +243,10 @@ wb_wrong_kernel(step3_store_start_as_the_tile_index
   FIND "convolve_stream_tile<Width>(smem_span[buffer], smem_weights, gmem_out, n, tile * kStreamTile);"
   REPLACE "convolve_stream_tile<Width>(smem_span[buffer], smem_weights, gmem_out, n, tile);"
   EXPECT "step 3.*Likely cause: only outputs 0 to [0-9]+ were written.*every tile's store started at its tile index t")
+
+# The weights loaded again for every tile: redundant loads (right output).
+wb_wrong_kernel(weights_loaded_every_tile
+  STEP 3
+  FIND "    wb::cp_async_commit();\n    wb::cp_async_wait<1>();\n    __syncthreads();\n    convolve_stream_tile<Width>("
+  REPLACE "    wb::cp_async_commit();\n    for (int k = threadIdx.x; k < Width; k += kThreads) smem_weights[k] = gmem_weights[k];\n    wb::cp_async_wait<1>();\n    __syncthreads();\n    convolve_stream_tile<Width>("
+  EXPECT "step 3.*plain loads of global memory \\(the weights'\\) in [0-9]+ blocks.*a block loads them once, before its tile loop")
