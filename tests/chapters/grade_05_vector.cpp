@@ -149,6 +149,7 @@ void grade_copy(const Step& step, CopyFunction copy, int vector_bytes, const std
     check.reference = [](const std::vector<float>& input) { return std::vector<double>(input.begin(), input.end()); };
 #if WB_BACKEND_SIM
     const std::uint64_t elements = static_cast<std::uint64_t>(rows) * cols;
+    const bool whole_tiles = rows % ch05::kTileRows == 0 && cols % ch05::kTileCols == 0;
     check.technique = [=](const wb::sim::LaunchStats& stats) {
       ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, elements);
       if (technique) technique = wb::grading::waited_once_per_thread(stats);
@@ -157,6 +158,31 @@ void grade_copy(const Step& step, CopyFunction copy, int vector_bytes, const std
         technique = copies_of_widths(stats, 0, vector_bytes == 8 ? copies : 0, vector_bytes == 16 ? copies : 0,
                                      std::to_string(rows) + "x" + std::to_string(cols) + " floats in copies of " +
                                          std::to_string(vector_bytes) + " bytes");
+      }
+      // The vectors coalesced: a warp's copies take consecutive vectors of one column (on
+      // whole tiles, where the requests are exact).
+      if (technique && whole_tiles) {
+        const double ideal = stats.of(wb::sim::AccessKind::cp_async_read).ideal_per_request();
+        technique = wb::grading::transactions_per_request_at_most(
+            stats, wb::sim::AccessKind::cp_async_read, ideal * 1.05,
+            "the copies read global memory scattered: consecutive threads take consecutive vectors of one "
+            "column (" + std::string(vector_bytes == 8 ? "thread_8_layout, (64,4): thread t copies pair t % 64 of "
+                                                          "column t / 64"
+                                                        : "thread_16_layout, (32,8): thread t copies quad t % 32 "
+                                                          "of column t / 32") +
+                ", column-major), so that a warp's copies read one run of contiguous bytes.");
+      }
+      // And their shared side conflict-free: a warp's vectors land as one run of a padded
+      // column, not as pieces of several columns whose banks overlap.
+      if (technique && whole_tiles) {
+        const double ideal = stats.of(wb::sim::AccessKind::cp_async_write).ideal_per_request();
+        technique = wb::grading::transactions_per_request_at_most(
+            stats, wb::sim::AccessKind::cp_async_write, ideal * 1.05,
+            "the copies' shared writes conflict: a warp's vectors should land as one run of one column of the "
+            "padded tile, consecutive threads on consecutive vectors (" +
+                std::string(vector_bytes == 8 ? "thread_8_layout: thread t at pair t % 64 of column t / 64"
+                                              : "thread_16_layout: thread t at quad t % 32 of column t / 32") +
+                "); pieces of several columns meet in the same banks.");
       }
       return technique;
     };

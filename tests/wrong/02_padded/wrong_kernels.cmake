@@ -128,6 +128,14 @@ wb_wrong_kernel(wait_and_barrier_inside_the_copy_loop
   REPLACE "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n      wb::cp_async_wait_all();\n      __syncthreads();\n    }\n  }"
   EXPECT "step 1.*a wait inside the copy loop lets only the copies issued since the last wait travel together.*Each wait has a __syncthreads\\(\\) after it too \\(8 barriers a block where the step has one\\): move both")
 
+# The copy's thread roles exchanged (columns from thread_coord.row): a warp's lanes take one
+# row of 16 columns, the reads scattered and half the lanes idle (right output).
+wb_wrong_kernel(copy_reads_scattered
+  STEP 1
+  FIND "  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {"
+  REPLACE "  for (int col = thread_coord.row; col < valid_cols; col += kThreadRows) {\n    for (int row = thread_coord.col; row < valid_rows; row += kThreadCols) {"
+  EXPECT "step 1.*cp.async global reads: [0-9.]+ sectors per request.*the copies read global memory scattered")
+
 # Step 2: the padding for the row reads.
 wb_wrong_kernel(unpadded
   STEP 2
