@@ -85,9 +85,10 @@ const Step kStep2{
 const Step kStep3{
     5, 3, "16-byte copies of any length", kFile,
     wb::grading::causes_with(kCommonCauses, {{wb::ErrorKind::source_out_of_bounds,
-                  "a 16-byte copy addressed bytes past the end of the input: the array's last quad may hold "
-                  "1 to 3 floats, and a 16-byte copy of it addresses all 16 bytes, whatever its source "
-                  "size; copy those floats with 4-byte copies."},
+                  "a copy addressed bytes past the end of the input. Where it is a 16-byte copy: the array's "
+                  "last quad may hold 1 to 3 floats, and a 16-byte copy of it addresses all 16 bytes, whatever "
+                  "its source size; copy those floats with 4-byte copies. Where it is a 4-byte copy: its index "
+                  "runs past the array's last float (a bound, or a start counted twice)."},
                  {wb::ErrorKind::misaligned,
                   "a 16-byte copy of an element that is no multiple of 4 floats from the array's start: "
                   "each thread's quad starts at float 4 * threadIdx.x."}})};
@@ -101,11 +102,18 @@ const Step kStep3{
   if (stats.cp_async_4 == expected_4 && stats.cp_async_8 == expected_8 && stats.cp_async_16 == expected_16) {
     return ::testing::AssertionSuccess();
   }
+  // Fewer wide copies than asked, their bytes made up by narrower ones: copies narrower
+  // than the step's. Otherwise (more copies of a width than asked, none narrower to make up
+  // for them): some element copied twice, which is said as such.
+  const bool narrower = (stats.cp_async_16 < expected_16 && stats.cp_async_4 + stats.cp_async_8 > expected_4 + expected_8) ||
+                        (stats.cp_async_8 < expected_8 && stats.cp_async_4 > expected_4);
   return ::testing::AssertionFailure()
          << what << " should take " << expected_16 << " copies of 16 bytes, " << expected_8 << " of 8 and "
          << expected_4 << " of 4; the kernel issued " << stats.cp_async_16 << " of 16 bytes, " << stats.cp_async_8
-         << " of 8 and " << stats.cp_async_4 << " of 4. A narrower copy than the step asks for takes more "
-         << "instructions for the same bytes.";
+         << " of 8 and " << stats.cp_async_4 << " of 4. "
+         << (narrower ? "A narrower copy than the step asks for takes more instructions for the same bytes."
+                      : "More copies than the vectors: some vectors are copied twice (one copy a vector, of "
+                        "16 bytes, or of 0 source bytes outside the array, never both).");
 }
 
 // Step 3's copies where some whole quads went float by float: 16-byte copies short by q
@@ -382,11 +390,21 @@ TEST_F(Chapter5Vector, Step3SixteenByteCopiesOfAnyLength) {
     // index added to a float4 pointer, which moves 16 bytes a step, or an offset in bytes
     // (sizeof(float) * first) added to a float pointer, which counts floats already.
     check.explain_fault = [](const wb::Fault& fault, const float* gmem_in) -> std::string {
-      if (fault.earlier_accesses != 0 || fault.bytes != 16) return "";
       const long long offset = (static_cast<const char*>(fault.address) - reinterpret_cast<const char*>(gmem_in)) /
                                static_cast<long long>(sizeof(float));
       const long long tile_start = static_cast<long long>(fault.block[0]) * ch05::kTailTile;
       const long long thread = fault.thread[0];
+      // The tile's start counted twice: the read lies at 2 * tile_start plus a float of the
+      // thread's own quad (a pointer to the tile given the tile's start again).
+      const long long in_quad = offset - 2 * tile_start - 4 * thread;
+      if (fault.block[0] > 0 && in_quad >= 0 && in_quad < 4) {
+        return "block " + std::to_string(fault.block[0]) + "'s thread " + std::to_string(thread) + " read float " +
+               std::to_string(offset) + " of the input, its own quad's float " + std::to_string(in_quad) +
+               " counted from twice its tile's start (" + std::to_string(tile_start) + " + " +
+               std::to_string(tile_start) + "): the tile's start is added to a pointer or index that already "
+               "starts at the tile (gmem_tile_in).";
+      }
+      if (fault.earlier_accesses != 0 || fault.bytes != 16) return "";
       if (thread == 0 || offset - tile_start != 16 * thread) return "";
       return "block " + std::to_string(fault.block[0]) + "'s thread " + std::to_string(thread) + " read float " +
              std::to_string(offset - tile_start) + " of its tile with its first copy, where its quad starts at float " +

@@ -24,8 +24,9 @@ namespace wb::grading {
   if (copied > elements) {
     return ::testing::AssertionFailure()
            << copied << " elements went through cp.async for " << elements
-           << " distinct ones: some elements are copied more than once (do the loops of "
-              "the threads overlap?).";
+           << " distinct ones: some elements are copied more than once, by threads whose loops overlap (a "
+              "loop's start or step that puts two threads on one element), or by copies of a partial tile's "
+              "elements past its edge, brought back onto the edge (a clamped index) where the loop should stop.";
   }
   if (stats.copies_never_waited > 0) {
     return ::testing::AssertionFailure()
@@ -176,9 +177,10 @@ std::string describe_requests(const sim::LaunchStats& stats, sim::AccessKind kin
   return ::testing::AssertionFailure()
          << "global stores: " << stores.lanes << " stores for " << elements << " output elements, "
          << one_decimal(static_cast<double>(stores.lanes) / static_cast<double>(elements)) << " each" << where
-         << ", where every element is stored once, by one thread. A store loop that steps by less than the "
-            "threads cover together (by 1, where the thread layout's extent is meant), or that starts every "
-            "thread at 0 instead of its own first element, stores the same elements again.";
+         << ", where every element is stored once, by one thread. Either the threads of a block store the same "
+            "elements again (a store loop that steps by less than they cover together, by 1 where the thread "
+            "layout's extent is meant, or that starts every thread at 0 instead of its own first element), or two "
+            "blocks store the same tile (a block's loop running past its own tiles into the next block's).";
 }
 
 std::string simulator_notes(const sim::LaunchStats& stats) {
@@ -225,15 +227,26 @@ double pipelined_tiles_at_waits(int stages, int k_tiles) {
   if (k_tiles < kOverlapMinKTiles) return ::testing::AssertionSuccess();
   const double tiles = tiles_in_flight_at_waits(stats, k_tiles);
   if (tiles >= kOverlapMinTiles) return ::testing::AssertionSuccess();
-  // The loop's wait and the one after it: more a thread says another wait stands
-  // elsewhere (in the function that loads a tile, say), landing the tiles in flight.
-  const double waits_per_thread =
-      stats.threads == 0 ? 0.0 : static_cast<double>(stats.waits) / static_cast<double>(stats.threads);
-  std::string extra;
-  if (waits_per_thread > k_tiles + 1.5) {
-    extra = " The threads waited " + one_decimal(waits_per_thread) + " times each for " + std::to_string(k_tiles) +
-            " k-tiles, where the loop's wait and the one after it make " + std::to_string(k_tiles + 1) +
-            ": another wait (in the code that loads a tile, say) lands the tiles in flight.";
+  // The loop's wait and the one after it, and a commit a tile and one a prologue stage: more
+  // a thread says another wait or commit stands elsewhere (in the code that loads a tile,
+  // say). An extra wait lands the tiles in flight; an extra commit makes groups of its
+  // own, and the loop's wait<N>, which counts groups, then lands the tiles behind this one.
+  const auto per_thread = [&stats](std::uint64_t count) {
+    return stats.threads == 0 ? 0.0 : static_cast<double>(count) / static_cast<double>(stats.threads);
+  };
+  std::string cause = " A wait<0> (or a wait_all) lands every copy, the next tile's too, and serialises the "
+                      "pipeline: wait with " + wait_call + ".";
+  if (per_thread(stats.waits) > k_tiles + 1.5) {
+    cause = " The threads waited " + one_decimal(per_thread(stats.waits)) + " times each for " +
+            std::to_string(k_tiles) + " k-tiles, where the loop's wait and the one after it make " +
+            std::to_string(k_tiles + 1) + ": another wait (in the code that loads a tile, say) lands the tiles in "
+            "flight.";
+  } else if (per_thread(stats.commit_groups) > k_tiles + stages + 0.5) {
+    cause = " The threads committed " + one_decimal(per_thread(stats.commit_groups)) + " groups each for " +
+            std::to_string(k_tiles) + " k-tiles, where the pipeline commits one a tile and one a stage of its "
+            "prologue (at most " + std::to_string(k_tiles + stages) + "): another commit (in the code that loads a "
+            "tile, say) makes groups of its own, and " + wait_call + ", which counts groups, not tiles, then "
+            "lands the tiles in flight behind the one it waits for.";
   }
   return ::testing::AssertionFailure()
          << "the waits found " << two_decimals(tiles) << " tiles in flight on average ("
@@ -241,8 +254,7 @@ double pipelined_tiles_at_waits(int stages, int k_tiles) {
          << " stages keeps the next tiles in flight while one is computed: each wait of the loop finds " << stages - 1
          << " but the last ones, and the wait after the loop none, "
          << two_decimals(pipelined_tiles_at_waits(stages, k_tiles)) << " on average over these " << k_tiles
-         << " k-tiles (at least " << one_decimal(kOverlapMinTiles) << " is asked). A wait<0> (or a wait_all) lands "
-         << "every copy, the next tile's too, and serialises the pipeline: wait with " << wait_call << "." << extra;
+         << " k-tiles (at least " << one_decimal(kOverlapMinTiles) << " is asked)." << cause;
 }
 
 bool overlap_judged(const sim::LaunchStats& stats, std::uint64_t tiles) {

@@ -43,8 +43,9 @@ namespace wb::grading {
 
 // The launch stored at most `elements` elements to global memory, one store a lane: every
 // output element once. A loop that steps by less than the threads cover together, or that
-// starts every thread at 0, stores the same elements again; the output stays right, and the
-// failure gives the count, the line that stored most, and what to check.
+// starts every thread at 0, stores the same elements again, and so do two blocks that store
+// one tile; the output stays right, and the failure gives the count, the line that stored
+// most, and the two ways there.
 ::testing::AssertionResult each_element_stored_once(const sim::LaunchStats& stats, std::uint64_t elements);
 
 // "shared loads: 16.5 wavefronts per request (ideal 1.0); worst copy.cu:60, 32.0" for a
