@@ -164,7 +164,7 @@ wb_wrong_kernel(write_out_columns_stepped_by_one
   STEP 2
   FIND "  for (int col = store_coord.col; col < kTileRows; col += kStoreThreadCols) {"
   REPLACE "  for (int col = store_coord.col; col < kTileRows; col += 1) {"
-  EXPECT "step 2.*global stores: [0-9]+ stores for 8192 output elements, [0-9.]+ each.*stores the same elements again")
+  EXPECT "step 2.*global stores: [0-9]+ stores for 8192 output elements, [0-9.]+ each.*the threads of a block store the same elements again")
 
 # The store indexed in global coordinates from the tile's pointer: the tile's origin twice.
 wb_wrong_kernel(store_origin_counted_twice
