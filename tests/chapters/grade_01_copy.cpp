@@ -87,9 +87,8 @@ void grade_shapes(const Step& step, CopyFunction copy,
       // On whole tiles: in a partial one some lanes stop a row early, their next copies
       // join the next column's requests, and the simulator's requests are approximate.
       if (technique && whole_tiles) {
-        const double ideal = stats.of(wb::sim::AccessKind::cp_async_read).ideal_per_request();
-        technique = wb::grading::transactions_per_request_at_most(
-            stats, wb::sim::AccessKind::cp_async_read, ideal * 1.05,
+        technique = wb::grading::within_the_ideal(
+            stats, wb::sim::AccessKind::cp_async_read,
             "the copies read global memory scattered. A warp's k-th copies should read 32 "
             "consecutive rows of one column (128 bytes, 4 sectors): lane t starts at thread_coord, row "
             "t % 32, and each loop steps by the thread layout's extent (kThreadRows, kThreadCols), so "

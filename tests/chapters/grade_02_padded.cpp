@@ -220,9 +220,8 @@ TEST_F(Chapter2Padded, Step1CopyThroughThePaddedTile) {
           if (technique) technique = wb::grading::waited_once_per_thread(stats);
           // The copies coalesced, as chapter 1's (on whole tiles, where the requests are exact).
           if (technique && whole_tiles) {
-            const double ideal = stats.of(wb::sim::AccessKind::cp_async_read).ideal_per_request();
-            technique = wb::grading::transactions_per_request_at_most(
-                stats, wb::sim::AccessKind::cp_async_read, ideal * 1.05,
+            technique = wb::grading::within_the_ideal(
+                stats, wb::sim::AccessKind::cp_async_read,
                 "the copies read global memory scattered. As in chapter 1, a warp's k-th copies read 32 "
                 "consecutive rows of one column: lane t at row t % 32 (the copy's thread layout, column-major), "
                 "each loop stepping by the layout's extent.");

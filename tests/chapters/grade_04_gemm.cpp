@@ -258,9 +258,8 @@ double shared_loads_per_fma(const wb::sim::LaunchStats& stats, const GemmShape& 
            << "Read each thread's 8 values of A and 8 of B once per kk into registers (as float4: "
               "0.0625), not once per FMA (2).";
   }
-  const auto& counts = stats.of(wb::sim::AccessKind::shared_load);
-  return wb::grading::transactions_per_request_at_most(
-      stats, wb::sim::AccessKind::shared_load, counts.ideal_per_request() * 1.05,
+  return wb::grading::within_the_ideal(
+      stats, wb::sim::AccessKind::shared_load,
       "the fragment reads conflict: a quarter-warp's 8 float4 should be 8 consecutive float4 "
       "of one column of the tile (rows micro_row(thread_coord.row, v), the tile unpadded).");
 }

@@ -170,9 +170,8 @@ void grade_copy(const Step& step, CopyFunction copy, int vector_bytes, const std
       // The vectors coalesced: a warp's copies take consecutive vectors of one column (on
       // whole tiles, where the requests are exact).
       if (technique && whole_tiles) {
-        const double ideal = stats.of(wb::sim::AccessKind::cp_async_read).ideal_per_request();
-        technique = wb::grading::transactions_per_request_at_most(
-            stats, wb::sim::AccessKind::cp_async_read, ideal * 1.05,
+        technique = wb::grading::within_the_ideal(
+            stats, wb::sim::AccessKind::cp_async_read,
             "the copies read global memory scattered: consecutive threads take consecutive vectors of one "
             "column (" + std::string(vector_bytes == 8 ? "thread_8_layout, (64,4): thread t copies pair t % 64 of "
                                                           "column t / 64"
@@ -183,9 +182,8 @@ void grade_copy(const Step& step, CopyFunction copy, int vector_bytes, const std
       // And their shared side conflict-free: a warp's vectors land as one run of a padded
       // column, not as pieces of several columns whose banks overlap.
       if (technique && whole_tiles) {
-        const double ideal = stats.of(wb::sim::AccessKind::cp_async_write).ideal_per_request();
-        technique = wb::grading::transactions_per_request_at_most(
-            stats, wb::sim::AccessKind::cp_async_write, ideal * 1.05,
+        technique = wb::grading::within_the_ideal(
+            stats, wb::sim::AccessKind::cp_async_write,
             "the copies' shared writes conflict: a warp's vectors should land as one run of one column of the "
             "padded tile, consecutive threads on consecutive vectors (" +
                 std::string(vector_bytes == 8 ? "thread_8_layout: thread t at pair t % 64 of column t / 64"

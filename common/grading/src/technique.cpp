@@ -139,6 +139,11 @@ std::string describe_requests(const sim::LaunchStats& stats, sim::AccessKind kin
          << one_decimal(limit) << " " << unit(kind) << " per request: " << advice;
 }
 
+::testing::AssertionResult within_the_ideal(const sim::LaunchStats& stats, sim::AccessKind kind,
+                                            const std::string& advice) {
+  return transactions_per_request_at_most(stats, kind, stats.of(kind).ideal_per_request() * 1.05, advice);
+}
+
 ::testing::AssertionResult lanes_per_request_at_least(const sim::LaunchStats& stats, sim::AccessKind kind,
                                                       double minimum, const std::string& advice) {
   const sim::RequestCounts& counts = stats.of(kind);

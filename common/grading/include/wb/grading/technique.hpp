@@ -35,6 +35,12 @@ namespace wb::grading {
                                                             sim::AccessKind kind, double limit,
                                                             const std::string& advice);
 
+// The requests of `kind` took at most 5% more transactions than the ideal of the same
+// requests: coalesced global accesses, conflict-free shared ones (judged on whole tiles,
+// where the simulator's requests are exact).
+::testing::AssertionResult within_the_ideal(const sim::LaunchStats& stats, sim::AccessKind kind,
+                                            const std::string& advice);
+
 // The requests of `kind` had at least `minimum` active lanes on average (32 is a whole
 // warp): a thread layout wider than the tile leaves lanes idle, and the same work takes
 // more requests. The failure gives the figure, the line with the fewest, and `advice`.
