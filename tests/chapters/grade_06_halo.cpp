@@ -215,10 +215,6 @@ bool overlap_judged(const wb::sim::LaunchStats& stats, int n) {
 #endif
 
 #if WB_BACKEND_SIM
-// The weights' plain loads made while the thread's copies of the span travel (after they
-// are issued, before the wait): the latency the step gives them to hide behind. The
-// reference makes every one there; a load before the copies are issued, or after the
-// wait, overlaps nothing.
 // The span's copies coalesced: a warp's copies take 32 consecutive floats, 4 sectors, or 5
 // where the span, which starts `halo` floats before its tile, crosses one more boundary
 // (the reference measures 4.4 to 4.9 sectors a request where the ideal is 3.6 to 3.9).
@@ -236,11 +232,7 @@ bool overlap_judged(const wb::sim::LaunchStats& stats, int n) {
 ::testing::AssertionResult weights_loaded_once(const wb::sim::LaunchStats& stats, int width) {
   const std::uint64_t once = stats.blocks * static_cast<std::uint64_t>(width);
   if (stats.global_loads <= once) return ::testing::AssertionSuccess();
-  const wb::sim::AccessSite* most = nullptr;
-  for (const auto& [key, site] : stats.sites) {
-    if (site.kind != wb::sim::AccessKind::global_load) continue;
-    if (most == nullptr || site.counts.lanes > most->counts.lanes) most = &site;
-  }
+  const wb::sim::AccessSite* most = wb::grading::site_with_most_lanes(stats, wb::sim::AccessKind::global_load);
   const std::string line = most == nullptr ? std::string() : wb::sim::source_line_of(most->pc);
   return ::testing::AssertionFailure()
          << stats.global_loads << " plain loads of global memory (the weights') in " << stats.blocks << " blocks"
@@ -249,6 +241,10 @@ bool overlap_judged(const wb::sim::LaunchStats& stats, int n) {
             "not again for each tile.";
 }
 
+// The weights' plain loads made while the thread's copies of the span travel (after they
+// are issued, before the wait): the latency the step gives them to hide behind. The
+// reference makes every one there; a load before the copies are issued, or after the
+// wait, overlaps nothing.
 ::testing::AssertionResult weights_loaded_while_copies_travel(const wb::sim::LaunchStats& stats) {
   if (stats.global_loads == 0 || stats.global_loads_while_copies_travel == stats.global_loads) {
     return ::testing::AssertionSuccess();

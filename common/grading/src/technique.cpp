@@ -165,16 +165,20 @@ std::string describe_requests(const sim::LaunchStats& stats, sim::AccessKind kin
          << ", as the reference makes: " << advice;
 }
 
+const sim::AccessSite* site_with_most_lanes(const sim::LaunchStats& stats, sim::AccessKind kind) {
+  const sim::AccessSite* most = nullptr;
+  for (const auto& [key, site] : stats.sites) {
+    if (site.kind != kind) continue;
+    if (most == nullptr || site.counts.lanes > most->counts.lanes) most = &site;
+  }
+  return most;
+}
+
 ::testing::AssertionResult each_element_stored_once(const sim::LaunchStats& stats, std::uint64_t elements) {
   const sim::RequestCounts& stores = stats.of(sim::AccessKind::global_store);
   if (elements == 0 || stores.lanes <= elements) return ::testing::AssertionSuccess();
-  const sim::AccessSite* most = nullptr;
-  for (const auto& [key, site] : stats.sites) {
-    if (site.kind != sim::AccessKind::global_store) continue;
-    if (most == nullptr || site.counts.lanes > most->counts.lanes) most = &site;
-  }
   std::string where;
-  if (most != nullptr) {
+  if (const sim::AccessSite* most = site_with_most_lanes(stats, sim::AccessKind::global_store)) {
     const std::string line = sim::source_line_of(most->pc);
     where = " (" + std::to_string(most->counts.lanes) + " of them at " +
             (line.empty() ? std::string("an unknown line") : line) + ")";
@@ -198,18 +202,18 @@ std::string simulator_notes(const sim::LaunchStats& stats) {
 
 void judge_technique(const std::function<::testing::AssertionResult(const sim::LaunchStats&)>& technique,
                      const std::function<void(const sim::LaunchStats&)>& on_success, const sim::LaunchStats& stats,
-                     const std::string& where, const Step& step) {
+                     std::uint64_t outputs, const std::string& where, const Step& step) {
   // The output is right, and a copy was touched while in flight: the simulator landed it
   // after the access, a GPU may not.
   if (stats.copy_window_race) {
     ADD_FAILURE() << where << "the output is right here, but " << *stats.copy_window_race << "\n" << step.hint_line();
     return;
   }
-  if (technique) {
-    if (const ::testing::AssertionResult result = technique(stats); !result) {
-      ADD_FAILURE() << where << result.message() << "\n" << step.hint_line();
-      return;
-    }
+  ::testing::AssertionResult result = technique ? technique(stats) : ::testing::AssertionSuccess();
+  if (result) result = each_element_stored_once(stats, outputs);
+  if (!result) {
+    ADD_FAILURE() << where << result.message() << "\n" << step.hint_line();
+    return;
   }
   if (on_success) on_success(stats);
 }

@@ -54,16 +54,21 @@ namespace wb::grading {
 // most, and the two ways there.
 ::testing::AssertionResult each_element_stored_once(const sim::LaunchStats& stats, std::uint64_t elements);
 
+// The code site whose requests of `kind` had the most active lanes (the most accesses),
+// null where the launch made none: the line to name when a count runs over.
+const sim::AccessSite* site_with_most_lanes(const sim::LaunchStats& stats, sim::AccessKind kind);
+
 // "shared loads: 16.5 wavefronts per request (ideal 1.0); worst copy.cu:60, 32.0" for a
 // message, or "shared loads: none".
 std::string describe_requests(const sim::LaunchStats& stats, sim::AccessKind kind);
 
-// The last judgement of a run whose result is right: the step's technique (a failure
-// names `where` and the step's hint), then, if it holds, the step's report of a pass.
-// Either may be empty.
+// The last judgement of a run whose result is right: the step's technique, then that each
+// of the `outputs` elements was stored once, whatever the step asks (a failure names
+// `where` and the step's hint), then, if both hold, the step's report of a pass.
+// `technique` and `on_success` may be empty.
 void judge_technique(const std::function<::testing::AssertionResult(const sim::LaunchStats&)>& technique,
                      const std::function<void(const sim::LaunchStats&)>& on_success, const sim::LaunchStats& stats,
-                     const std::string& where, const Step& step);
+                     std::uint64_t outputs, const std::string& where, const Step& step);
 
 // A cp.async pipeline of `stages` stages over `k_tiles` tiles (chapters 4 and 5's GEMMs).
 // Tiles in flight at a wait, on average: the copies a wait found not yet landed, over the
