@@ -226,6 +226,21 @@ std::string figure(double value) {
   return ::testing::AssertionSuccess();
 }
 
+// Step 2's copies of a k-tile, A's and B's, travel together: one commit and one wait a
+// k-tile. A wait between them (A's tile committed and waited for, then B's) starts B's
+// copies only once A's have landed, two trips of the latency a tile where one is asked.
+::testing::AssertionResult one_wait_a_tile(const wb::sim::LaunchStats& stats, const GemmShape& shape) {
+  const int k_tiles = k_tiles_of(shape);
+  const double waits = stats.threads == 0 ? 0.0 : static_cast<double>(stats.waits) / static_cast<double>(stats.threads);
+  if (waits <= k_tiles + 0.5) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << "the threads waited " << figure(waits) << " times each for " << k_tiles
+         << " k-tiles: one wait a k-tile lets all of its copies, A's and B's, travel together. A wait before the "
+            "last copies of the tile are issued (after A's, say) holds them back until the earlier ones have "
+            "landed, so the tile pays the copies' latency more than once: issue both tiles' copies, commit once, "
+            "then wait.";
+}
+
 // The pipeline's overlap (wb/grading/technique.hpp), in this chapter's stages and k-tiles.
 ::testing::AssertionResult loads_overlap(const wb::sim::LaunchStats& stats, const GemmShape& shape,
                                          int tile_k = ch04::kTileK) {
@@ -290,7 +305,11 @@ TEST_F(Chapter4Gemm, Step2LoadTheTilesWithCpAsync) {
   wb::grading::check_gemm_shapes(shapes(), [](const GemmShape& shape) {
     auto check = gemm_check(kStep2, ch04::gemm_async, shape);
 #if WB_BACKEND_SIM
-    check.technique = [shape](const wb::sim::LaunchStats& stats) { return tiles_through_cp_async(stats, shape); };
+    check.technique = [shape](const wb::sim::LaunchStats& stats) {
+      ::testing::AssertionResult technique = tiles_through_cp_async(stats, shape);
+      if (technique) technique = one_wait_a_tile(stats, shape);
+      return technique;
+    };
 #endif
     return check;
   });

@@ -154,6 +154,14 @@ TEST(Evidence, ASpanCopyOffByItsPadOrByWholeTilesIsNamed) {
   EXPECT_TRUE(contains(padded, "the 4 elements that the span starts before its tile")) << padded;
   // The right element: nothing to name.
   EXPECT_EQ(wb::grading::span_overlap_cause(span_fault(input, 0, 2), input.data(), 16384, 2048, 5, -1), "");
+  // A later tile's span over the first one's tail, where the other write was the first
+  // tile's own element (input[2048] at word 2050): the second buffer starts inside the
+  // first (a buffer Tile + Halo long, 2050 floats).
+  Fault tail = span_fault(input, 6142, 2050);
+  tail.overlap->first_source = &input[2048];
+  const std::string overlapping = wb::grading::span_overlap_cause(tail, input.data(), 16384, 2048, 5, -1);
+  EXPECT_TRUE(contains(overlapping, "a buffer that starts at word 2050 or 2 of the first one")) << overlapping;
+  EXPECT_FALSE(contains(overlapping, "whole tile")) << overlapping;
 }
 
 // A 16-byte copy of element (0, 1) of block (0, 0)'s tile that went to float `word` of
@@ -173,6 +181,70 @@ TEST(Evidence, AMisalignedDestinationNamesTheStrideItsIndexUsed) {
                        "(padded by 1 float), so column 1 starts at byte 516"));
   // Row 4 may have gone to row 2 of a 132-float column: no stride is read there.
   EXPECT_EQ(wb::grading::misaligned_destination_cause(misaligned_copy(input, 4, 134), array, layouts), "");
+}
+
+// A copy's destination past its tile at row + col * the array's rows (256, where the tile
+// has 128): the global leading dimension in the shared index; in a GEMM operand, counted
+// from a stage's start. A stride the array does not have names nothing.
+TEST(Evidence, ADestinationStridedByTheArraysRowsNamesTheLeadingDimension) {
+  const std::vector<float> input(256 * 32);
+  const FaultedArray array{input.data(), {256, 32, 128, 16}, false, "the input"};
+  const auto copy = [&](std::size_t word) {
+    wb::MisalignedDestination destination{input.data() + 8 * 256, "smem_tile", word};
+    return Fault{{0, 0, 0}, {0, 0, 0}, input.data() + 8 * 256, true, 4, 1, std::nullopt, destination, std::nullopt,
+                 std::nullopt};
+  };
+  const std::string cause = wb::grading::destination_strided_by_the_arrays_rows(copy(2048), array);
+  EXPECT_TRUE(contains(cause, "went to float 2048 of smem_tile = 0 + 8 * 256")) << cause;
+  EXPECT_TRUE(contains(cause, "the input's leading dimension (rows)")) << cause;
+  EXPECT_EQ(wb::grading::destination_strided_by_the_arrays_rows(copy(2056), array), "");
+  // A GEMM operand (rows only, k-tiles of 16): element (0, 24) is column 8 of its k-tile,
+  // in stage 2 of 128 x 16 floats.
+  const FaultedArray operand{input.data(), {256, 32, 128, 32}, false, "A", true, 16, "m"};
+  wb::MisalignedDestination destination{input.data() + 24 * 256, "smem_a", 4096 + 8 * 256};
+  const Fault staged{{0, 0, 0}, {0, 0, 0}, input.data() + 24 * 256, true, 16, 1, std::nullopt, destination,
+                     std::nullopt, std::nullopt};
+  const std::string gemm = wb::grading::destination_strided_by_the_arrays_rows(staged, operand);
+  EXPECT_TRUE(contains(gemm, "= 4096 (a stage's start) + 0 + 8 * 256")) << gemm;
+  EXPECT_TRUE(contains(gemm, "A's leading dimension (m)")) << gemm;
+}
+
+// A wait<N> above the step's that found N or fewer groups landed none: its N is named; the
+// step's own N, or a wait that landed something, names nothing.
+TEST(Evidence, AnIdleWaitAboveTheStepsNamesItsN) {
+  const auto race = [](int idle_wait, unsigned long long committed) {
+    Fault fault{{0, 0, 0}, {1, 0, 0}, nullptr, false, 4, 0, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+    fault.racing_copy = wb::RacingCopy{{0, 0, 0}, 1, 2, idle_wait, committed};
+    return fault;
+  };
+  const std::string cause = wb::grading::wait_leaves_too_many(race(2, 2), 1, 2, "stage");
+  EXPECT_TRUE(contains(cause, "thread (0, 0)'s wait<2> landed nothing")) << cause;
+  EXPECT_TRUE(contains(cause, "no more than 2 were (2 committed so far)")) << cause;
+  EXPECT_TRUE(contains(cause, "This step waits with wait<1>")) << cause;
+  EXPECT_EQ(wb::grading::wait_leaves_too_many(race(1, 1), 1, 2, "stage"), "");
+  EXPECT_EQ(wb::grading::wait_leaves_too_many(race(-1, 0), 1, 2, "stage"), "");
+  EXPECT_EQ(wb::grading::wait_leaves_too_many(race(2, 1), 1, 2, "stage"), "");  // the prologue's reading
+}
+
+// A GEMM operand read at its k-tile's start + row * ld + col for the thread's first row
+// and one of its columns: the index written row-major.
+TEST(Evidence, AnOperandReadRowMajorIsNamed) {
+  const std::vector<float> a(200 * 52);
+  FaultedArray operand{a.data(), {200, 52, 128, 52}, false, "A", true, 16, "m"};
+  operand.thread_start = [](unsigned thread) -> std::optional<wb::grading::ThreadStart> {
+    const long long row = thread % 32, col = thread / 32;
+    return wb::grading::ThreadStart{row, col, 4 * row, col};
+  };
+  operand.col_step = 8;
+  const auto read = [&](unsigned thread, long long offset) {
+    return Fault{{0, 0, 0}, {thread, 0, 0}, a.data() + offset, false, 16, 7, std::nullopt, std::nullopt,
+                 std::nullopt, std::nullopt};
+  };
+  const std::string cause = wb::grading::operand_index_row_major(read(1, 48 * 200 + 4 * 200), operand);
+  EXPECT_TRUE(contains(cause, "read A at float 10400 = its k-tile's start + 4 * 200 + 0")) << cause;
+  EXPECT_TRUE(contains(cause, "row * ld + col, the index of a row-major array")) << cause;
+  EXPECT_EQ(wb::grading::operand_index_row_major(read(2, 48 * 200 + 4 * 200), operand), "");
+  EXPECT_EQ(wb::grading::operand_index_row_major(read(1, 100), operand), "");  // inside A
 }
 
 TEST(Evidence, AReadPastAVectorsEndIsABoundOrAPartialVector) {

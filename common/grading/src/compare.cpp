@@ -143,6 +143,39 @@ struct Reading {
 };
 Reading observed(std::string text) { return {std::move(text), false}; }
 
+// Every element of the output's columns from C on (or rows from R on) never written, every
+// other right, where C (R) is no multiple of the tile (the grid covers whole tiles) but is
+// the extent of another dimension: the output's rows (columns), or one of the input's. The
+// store's test bounds that coordinate with the other one's extent ("" otherwise).
+std::string stores_stop_at_another_extent(const std::vector<Wrong>& wrongs, const ArrayShape& shape,
+                                          const ArrayShape& input_shape) {
+  for (const bool columns : {true, false}) {
+    int first = columns ? shape.cols : shape.rows;
+    for (const Wrong& w : wrongs) first = std::min(first, columns ? w.col : w.row);
+    const int extent = columns ? shape.cols : shape.rows, other = columns ? shape.rows : shape.cols;
+    const int tile = columns ? shape.tile_cols : shape.tile_rows;
+    if (first <= 0 || first >= extent || first % tile == 0) continue;
+    if (wrongs.size() != static_cast<std::size_t>(other) * static_cast<std::size_t>(extent - first)) continue;
+    std::string names;
+    const auto add = [&](int value, const std::string& name) {
+      if (value == first) names += (names.empty() ? "" : ", ") + name;
+    };
+    add(other, std::string("the output's ") + (columns ? "rows" : "columns"));
+    if (input_shape.rows != shape.rows || input_shape.cols != shape.cols) {
+      add(input_shape.rows, "the input's rows");
+      add(input_shape.cols, "the input's columns");
+    }
+    if (names.empty()) continue;
+    const std::string what = columns ? "columns" : "rows";
+    return "every element of the output's " + what + " " + std::to_string(first) + " to " +
+           std::to_string(extent - 1) + " was never written, every other is right: the stores stop at " + what +
+           " " + std::to_string(first) + ", " + names + ", where the output has " + std::to_string(extent) + " " +
+           what + ". The store's test bounds its " + (columns ? "column" : "row") + " with another extent: the " +
+           "row and column bounds exchanged, or the input's where the output's are meant.";
+  }
+  return "";
+}
+
 Reading diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, const ArrayShape& input_shape,
                      const std::map<Kind, std::size_t>& kinds, const std::string& tile_indices) {
   auto count = [&](Kind kind) {
@@ -242,6 +275,7 @@ Reading diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, cons
                       "large enough, and does each block find its tile from the right indices (" + tile_indices +
                       ", as the grid is launched)?");
     }
+    if (std::string bound = stores_stop_at_another_extent(wrongs, shape, input_shape); !bound.empty()) return bound;
     std::vector<std::pair<int, int>> unwritten;
     for (const Wrong& w : wrongs) unwritten.emplace_back(w.row, w.col);
     if (std::string part = written_part_of_every_tile(unwritten, shape); !part.empty()) return observed(part);

@@ -64,6 +64,9 @@ void check_convolution(const ConvolutionCheck& check, const std::string& configu
   const auto explain_fault = [&](const Error& error) -> std::string {
     if (!check.proven_cause.empty()) return check.proven_cause;
     if (!error.fault()) return "";
+    if (std::string cause = wait_leaves_too_many(*error.fault(), check.step_wait, 1, "buffer"); !cause.empty()) {
+      return cause;
+    }
     if (std::string cause = refilled_while_read_cause(*error.fault(), "buffer"); !cause.empty()) return cause;
     if (std::string cause = span_read_at_the_global_index(*error.fault(), check.tile, check.width); !cause.empty()) {
       return cause;

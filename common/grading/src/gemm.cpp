@@ -70,6 +70,15 @@ std::string likely_cause(const GemmCheck& check, const GemmRun& run, const std::
     add_common_gemm_models(diagnosis, run, products);
     add_micro_tile_models(diagnosis, run, check.micro_tile);
     if (products && check.models) check.models(diagnosis, run);
+    // The right values in other places of their tile, where no model says which index moved them.
+    double norm = 0.0;
+    for (double value : run.product) norm += value * value;
+    const double typical = std::sqrt(norm / static_cast<double>(std::max<std::size_t>(run.product.size(), 1)));
+    for (const bool rows : {true, false}) {
+      diagnosis.finding([&c, &run, typical, rows] {
+        return right_values_moved_within_tiles(c, run, 1e-4 * typical, rows);
+      });
+    }
   }
 #if WB_BACKEND_SIM
   diagnosis.finding([&] { return unfilled_read_cause(stats, holds_poison(c, poison::Kind::stale)); });
@@ -141,6 +150,10 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
         !cause.empty()) {
       return cause;
     }
+    if (std::string cause = wait_leaves_too_many(*error.fault(), check.step_wait, check.prologue_commits, "stage");
+        !cause.empty()) {
+      return cause;
+    }
     if (std::string cause = refilled_while_read_cause(*error.fault(), "stage", check.refill_barrier);
         !cause.empty()) {
       return cause;
@@ -153,8 +166,18 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
                                       check.copy_thread_start, 0, check.copy_column_step},
                                      {gmem_b.data(), {n, k, check.tile_n, k}, true, "B", true, check.tile_k, "n",
                                       check.copy_thread_start, 0, check.copy_column_step}};
+    if (error.kind() == ErrorKind::destination_not_shared) {
+      for (const FaultedArray& operand : operands) {
+        if (std::string cause = destination_strided_by_the_arrays_rows(*error.fault(), operand); !cause.empty()) {
+          return cause;
+        }
+      }
+    }
     for (const FaultedArray& operand : operands) {
       if (std::string cause = overlapping_writes_cause(*error.fault(), operand); !cause.empty()) return cause;
+    }
+    for (const FaultedArray& operand : operands) {
+      if (std::string cause = operand_index_row_major(*error.fault(), operand); !cause.empty()) return cause;
     }
     for (int side = 0; side < 2; ++side) {
       if (std::string cause = other_operands_valid_rows(*error.fault(), operands[side], operands[1 - side]);

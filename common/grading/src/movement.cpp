@@ -144,6 +144,9 @@ void check_movement(const MovementCheck& check, const std::string& configuration
           !cause.empty()) {
         return cause;
       }
+      if (std::string cause = destination_strided_by_the_arrays_rows(fault, arrays[0]); !cause.empty()) {
+        return cause;
+      }
       // The fault's address is the copy's source: read below where it left the tile, and
       // read as nothing where it is right (leading_dimension_of_a_fault needs it past the
       // array's end, the other readings outside the tile).

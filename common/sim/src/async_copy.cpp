@@ -184,7 +184,7 @@ void check_copies_in_flight(std::size_t in_flight, const std::string& what, cons
 }
 
 void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_bytes,
-              CacheLevel level, const char* file, int line) {
+              CacheLevel level, const char* file, int line, bool sized) {
   ThreadState& thread = require_thread("cp.async", file, line);
   note_call_site(thread, file, line);
   AsyncCopyQueue& queue = thread.copies;
@@ -192,6 +192,7 @@ void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_
                          file, line);
   const void* pc = __builtin_return_address(0);  // in the kernel: names its line and arrays
   queue.copies.push_back(issue_copy(thread, shared_dst, global_src, copy_bytes, src_bytes, level, file, line, pc));
+  thread.worker->stats.cp_async_sized += sized ? 1 : 0;
 }
 
 void cp_async_commit(const char* file, int line) {

@@ -300,6 +300,10 @@ std::optional<std::pair<std::string, std::size_t>> word_past_an_array(const Shar
   if (!shared.in_static(address)) return std::nullopt;
   const auto offset = static_cast<std::size_t>(address - shared.tls_begin);
   const TlsSymbol* nearest = nearest_kernel_array(offset, function_of(pc));
+  // A __device__ helper that declares no array of its own indexes the kernel's.
+  if (nearest == nullptr && shared.foreign_for_kernel != nullptr) {
+    nearest = nearest_kernel_array(offset, function_at(shared.foreign_for_kernel));
+  }
   if (nearest == nullptr || offset < nearest->offset + nearest->bytes || (offset - nearest->offset) % 4 != 0) {
     return std::nullopt;
   }

@@ -63,7 +63,7 @@ wb_wrong_kernel(shared_destination_outside_the_tile
   STEP 1
   FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
   REPLACE "      wb::cp_async(&smem_tile[gmem_layout(tile_row + row, tile_col + col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n  __syncthreads();\n  //! [step 1 hole]"
-  EXPECT "step 1.*not the block's shared memory.*outside smem_tile")
+  EXPECT "step 1.*not the block's shared memory.*Likely cause: the copy of element .* of smem_tile = .* past its end: the shared index steps its columns by 256, the input's leading dimension")
 
 wb_wrong_kernel(store_loop_without_end
   STEP 1

@@ -232,7 +232,7 @@ wb_wrong_kernel(step5_wait_leaves_the_next_tile_in_flight
   STEP 5
   FIND "        wb::cp_async_wait<kStages - 2>();\n        __syncthreads();\n        load_stage(k_tile + kStages, stage);"
   REPLACE "        wb::cp_async_wait<kStages - 1>();\n        __syncthreads();\n        load_stage(k_tile + kStages, stage);"
-  EXPECT "step 5.*its wait came after the last __syncthreads\\(\\).*Likely cause: .*the wait before each barrier must land the tile read next")
+  EXPECT "step 5.*its wait came after the last __syncthreads\\(\\).*Likely cause: thread \\(0, 0\\)'s wait<2> landed nothing.*This step waits with wait<1>")
 
 # Step 5's prologue as step 4's (kStages - 1 stages): tile 2 is never loaded.
 wb_wrong_kernel(step5_prologue_of_step_4
@@ -261,3 +261,26 @@ wb_wrong_kernel(step5_columns_to_the_depth_of_step_4
   FIND "    for (int kk = 0; kk < kDeepTileK; ++kk) {\n      int next_stage = stage;  // where column kk + 1 lies: this stage, or at the last kk the next tile's\n      if (kk == kDeepTileK - 1) {\n        // Every thread read its last fragments of this stage at kk - 1. Past the barrier the\n        // stage is free for tile k_tile + kStages, and tile k_tile + 1 is visible to all.\n        wb::cp_async_wait<kStages - 2>();\n        __syncthreads();\n        load_stage(k_tile + kStages, stage);\n        next_stage = (k_tile + 1) % kStages;\n      }\n      // The next column's fragments travel from shared memory while this column's FMAs run.\n      // (After the last tile this reads a stage that no tile fills any more: unused.)\n      read_fragments(smem_a[next_stage], smem_b[next_stage], (kk + 1) % kDeepTileK, thread_coord,"
   REPLACE "    for (int kk = 0; kk < kTileK; ++kk) {\n      int next_stage = stage;  // where column kk + 1 lies: this stage, or at the last kk the next tile's\n      if (kk == kTileK - 1) {\n        // Every thread read its last fragments of this stage at kk - 1. Past the barrier the\n        // stage is free for tile k_tile + kStages, and tile k_tile + 1 is visible to all.\n        wb::cp_async_wait<kStages - 2>();\n        __syncthreads();\n        load_stage(k_tile + kStages, stage);\n        next_stage = (k_tile + 1) % kStages;\n      }\n      // The next column's fragments travel from shared memory while this column's FMAs run.\n      // (After the last tile this reads a stage that no tile fills any more: unused.)\n      read_fragments(smem_a[next_stage], smem_b[next_stage], (kk + 1) % kTileK, thread_coord,"
   EXPECT "step 5.*Likely cause: C is exactly the product of only the first 8 columns of each 16-column k-tile: the kk loop runs to kTileK")
+
+# Step 2's A tile committed and waited for before B's copies are issued: B's copies wait
+# for A's to land, two trips of the latency a k-tile (right output).
+wb_wrong_kernel(a_and_b_waited_in_turn
+  STEP 2
+  FIND "    load_tile_async(smem_a, smem_a_layout, gmem_a_rows + k0 * m, m, valid_m, valid_k);\n    load_tile_async(smem_b, smem_b_layout, gmem_b_rows + k0 * n, n, valid_n, valid_k);\n    wb::cp_async_commit();\n    wb::cp_async_wait<0>();"
+  REPLACE "    load_tile_async(smem_a, smem_a_layout, gmem_a_rows + k0 * m, m, valid_m, valid_k);\n    wb::cp_async_commit();\n    wb::cp_async_wait<0>();\n    load_tile_async(smem_b, smem_b_layout, gmem_b_rows + k0 * n, n, valid_n, valid_k);\n    wb::cp_async_commit();\n    wb::cp_async_wait<0>();"
+  EXPECT "step 2.*the threads waited 16 times each for 8 k-tiles: one wait a k-tile lets all of its copies, A's and B's, travel together")
+
+# Step 4's wait lets kStages - 1 groups stay in flight, all there are: it lands nothing.
+wb_wrong_kernel(step4_wait_leaves_every_tile_in_flight
+  STEP 4
+  FIND "    wb::cp_async_wait<kStages - 2>();\n    // One barrier does both of step 3's jobs"
+  REPLACE "    wb::cp_async_wait<kStages - 1>();\n    // One barrier does both of step 3's jobs"
+  EXPECT "step 4.*Likely cause: thread \\([0-9]+, [0-9]+\\)'s wait<2> landed nothing.*This step waits with wait<1>")
+
+# The products' rows of A taken as 8 consecutive rows a thread (8 * row + i) while the
+# store writes rows row + 16 * i: the right values in the wrong rows of C.
+wb_wrong_kernel(product_rows_consecutive_store_rows_strided
+  STEP 1
+  FIND "          acc[i][j] += smem_a[smem_a_layout(thread_coord.row + i * kThreadRows, kk)] *"
+  REPLACE "          acc[i][j] += smem_a[smem_a_layout(thread_coord.row * kMicroM + i, kk)] *"
+  EXPECT "step 1.*every wrong element of C \\([0-9]+\\) holds the right value of another row of its column, in the same tile")

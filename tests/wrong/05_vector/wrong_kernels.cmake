@@ -298,3 +298,26 @@ wb_wrong_kernel(partial_quad_copies_never_committed
   FIND "    for (int index = first; index < valid; ++index) wb::cp_async_ca<4>(&smem_tile[index], &gmem_tile_in[index]);\n  }\n  wb::cp_async_commit();\n  wb::cp_async_wait<0>();"
   REPLACE "    for (int index = first; index < valid; ++index) wb::cp_async_ca<4>(&smem_tile[index], &gmem_tile_in[index]);\n  }\n  if (first + 4 <= valid) wb::cp_async_commit();\n  wb::cp_async_wait<0>();"
   EXPECT "step 3.*Likely cause: .*a copy that no cp_async_commit\\(\\) had put in a group")
+
+# Whole tiles copied with the source-size form: no quad of a whole tile needs zero-filling
+# (right output, a costlier copy on the hot path).
+wb_wrong_kernel(whole_tile_copies_with_a_source_size
+  STEP 2
+  FIND "    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * ld);"
+  REPLACE "    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * ld, 16);"
+  EXPECT "step 2.*has whole tiles only, and [0-9]+ of its [0-9]+ copies took the form with a source size")
+
+# An edge tile's quad read at row * ld + col, a row-major index in a column-major operand.
+wb_wrong_kernel(edge_quad_index_row_major
+  STEP 2
+  FIND "inside ? &gmem_tile[row + col * ld] : gmem_tile,"
+  REPLACE "inside ? &gmem_tile[row * ld + col] : gmem_tile,"
+  EXPECT "step 2.*Likely cause: .*row \\* ld \\+ col, the index of a row-major array")
+
+# The shared index of the whole tile's copies steps its columns by the array's leading
+# dimension: the third stage's copies run past smem_a.
+wb_wrong_kernel(whole_tile_shared_columns_strided_by_ld
+  STEP 2
+  FIND "    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * ld);"
+  REPLACE "    wb::cp_async_cg(smem_quad + col * ld, gmem_quad + col * ld);"
+  EXPECT "step 2.*Likely cause: the copy of element .* went to float [0-9]+ of smem_[ab] = .*the shared index steps its columns by [0-9]+, [AB]'s leading dimension")

@@ -250,3 +250,19 @@ wb_wrong_kernel(weights_loaded_every_tile
   FIND "    wb::cp_async_commit();\n    wb::cp_async_wait<1>();\n    __syncthreads();\n    convolve_stream_tile<Width>("
   REPLACE "    wb::cp_async_commit();\n    for (int k = threadIdx.x; k < Width; k += kThreads) smem_weights[k] = gmem_weights[k];\n    wb::cp_async_wait<1>();\n    __syncthreads();\n    convolve_stream_tile<Width>("
   EXPECT "step 3.*plain loads of global memory \\(the weights'\\) in [0-9]+ blocks.*a block loads them once, before its tile loop")
+
+# The next tile's start without its parentheses, tile + gridDim.x * kStreamTile: every
+# block's later tiles convolve a span from another start.
+wb_wrong_kernel(next_tile_start_without_parentheses
+  STEP 2
+  FIND "load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);"
+  REPLACE "load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, tile + gridDim.x * kStreamTile);"
+  EXPECT "step 2.*Likely cause: each wrong tile holds, whole and right, the outputs of another start")
+
+# The loop's bound rounded down to whole rounds of the grid: the last round's tiles are
+# never computed.
+wb_wrong_kernel(last_round_of_tiles_skipped
+  STEP 2
+  FIND "  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, buffer ^= 1) {"
+  REPLACE "  for (int tile = blockIdx.x; tile < tiles / static_cast<int>(gridDim.x) * static_cast<int>(gridDim.x); tile += gridDim.x, buffer ^= 1) {"
+  EXPECT "step 2.*Likely cause: the outputs from [0-9]+ on \\(tiles [0-9]+ to [0-9]+\\) were never written.*a block's count of its tiles was rounded down")

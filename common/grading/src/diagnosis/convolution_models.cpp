@@ -45,6 +45,27 @@ class ConvolutionEvidence {
            "), in the grid or in the loop over tiles?";
   }
 
+  // Where block b walks the tiles b, b + blocks, ...: the outputs never written are exactly
+  // the tiles of the last round, the one that only some blocks take (tiles / blocks rounds
+  // down), and nothing else is wrong: each block's count of tiles was rounded down.
+  std::string last_round_unwritten() const {
+    const int n = run_.check.n, tile = run_.check.tile;
+    const int tiles = (n + tile - 1) / tile;
+    const auto blocks = static_cast<int>(run_.blocks);
+    if (blocks <= 1 || tiles % blocks == 0 || tiles < blocks) return "";
+    const int first = tiles / blocks * blocks * tile;  // the last round's first output
+    for (int i : wrong_) {
+      if (i < first || !poison::matches(run_.output[static_cast<std::size_t>(i)], poison::Kind::unwritten)) return "";
+    }
+    if (static_cast<int>(wrong_.size()) != n - first) return "";
+    return "the outputs from " + std::to_string(first) + " on (tiles " + std::to_string(tiles / blocks * blocks) +
+           " to " + std::to_string(tiles - 1) + ") were never written, every other is right: with " +
+           std::to_string(blocks) + " blocks walking the " + std::to_string(tiles) + " tiles b, b + " +
+           std::to_string(blocks) + ", ..., these are the last round's, which only the first " +
+           std::to_string(tiles % blocks) + " blocks take, and they skipped it: a block's count of its tiles was rounded down. Count them rounding "
+           "up, or loop while the block's tile is below the tile count.";
+  }
+
   // Outputs read in flight: in the first or last tile of every block (a commit), or the
   // step's own cause.
   std::string read_in_flight() const {
@@ -403,6 +424,44 @@ class ConvolutionEvidence {
            "index (tile * " + std::to_string(tile) + ", the start its load uses) is meant.";
   }
 
+  // Every wrong output lies in a whole tile that holds, whole, the outputs of another
+  // start: the tile was computed from a span loaded from that start (or the outputs of that
+  // start stored at this tile), with no model of the index that gave it. Named with up to 3
+  // tiles and their starts; "" where one wrong tile holds no such run.
+  std::string tiles_from_other_starts() const {
+    const int n = run_.check.n, tile = run_.check.tile;
+    const std::set<int> wrong_tiles = tiles_with_wrong_outputs();
+    if (wrong_tiles.empty()) return "";
+    std::vector<std::pair<int, int>> starts;  // (tile, the start of the outputs it holds)
+    for (int t : wrong_tiles) {
+      if ((t + 1) * tile > n) return "";  // a partial tile: its run may end anywhere
+      int found = -1;
+      for (int start = 0; start + tile <= n && found < 0; ++start) {
+        if (start == t * tile) continue;
+        int j = 0;
+        while (j < tile && close(run_.output[static_cast<std::size_t>(t * tile + j)],
+                                 run_.reference[static_cast<std::size_t>(start + j)])) {
+          ++j;
+        }
+        if (j == tile) found = start;
+      }
+      if (found < 0) return "";
+      starts.emplace_back(t, found);
+    }
+    std::string shown;
+    for (std::size_t index = 0; index < starts.size() && index < 3; ++index) {
+      const auto [t, start] = starts[index];
+      shown += std::string(index == 0 ? "" : "; ") + "tile " + std::to_string(t) + " holds outputs " +
+               std::to_string(start) + " to " + std::to_string(start + tile - 1) + " where " +
+               std::to_string(t * tile) + " to " + std::to_string(t * tile + tile - 1) + " belong";
+    }
+    return "each wrong tile holds, whole and right, the outputs of another start (" + shown +
+           (starts.size() > 3 ? "; ..." : "") +
+           "): those tiles were computed from a span loaded from the wrong place, or stored at the wrong place. "
+           "Is the start of the tile whose span is loaded (the next tile's, in a loop) computed as the step "
+           "computes it, and stored where that same start says?";
+  }
+
   // Every wrong tile t holds the outputs that start at element t * X, one X for all, instead
   // of at t * tile: the tile's start counted in other units, X = 1 a tile index where an
   // element index is meant, another X another tile's size (an earlier step's tile).
@@ -523,6 +582,7 @@ void add_convolution_findings(Diagnosis& diagnosis, const ConvolutionRun& run) {
   const auto evidence = std::make_shared<ConvolutionEvidence>(run);
   const int width = run.check.width, halo = halo_of(width);
   diagnosis.finding([evidence] { return evidence->last_partial_tile_unwritten(); })
+      .finding([evidence] { return evidence->last_round_unwritten(); })
       .finding([evidence] { return evidence->read_in_flight(); })
       .finding([evidence] { return evidence->pass_through_edges(); })
       .finding([evidence, &run] {
@@ -557,6 +617,8 @@ void add_convolution_findings(Diagnosis& diagnosis, const ConvolutionRun& run) {
         "(as the seed defines it), not with weights[width - 1 - k].",
         [&run] { return convolution_reference(run.input, run.weights, 0, true); });
   }
+  // Last: the shifts above reproduce whole runs of other starts too, and name their index.
+  diagnosis.finding([evidence] { return evidence->tiles_from_other_starts(); });
 }
 
 }  // namespace wb::grading

@@ -520,6 +520,46 @@ std::string prologue_too_short(const Fault& fault, int prologue_commits, const s
          ", so each tile is read while it is still travelling. " + fix;
 }
 
+std::string wait_leaves_too_many(const Fault& fault, int step_wait, int prologue_commits, const std::string& buffer) {
+  if (!fault.racing_copy || step_wait < 0) return "";
+  const RacingCopy& copy = *fault.racing_copy;
+  const int wait = copy.writer_idle_wait;
+  const unsigned long long committed = copy.writer_commits_at_idle_wait;
+  if (wait <= step_wait || committed < static_cast<unsigned long long>(std::max(prologue_commits, 1))) return "";
+  return thread_text(copy.writer) + "'s wait<" + std::to_string(wait) + "> landed nothing: wait<N> lets the " +
+         "newest N groups stay in flight, and no more than " + std::to_string(wait) + " were (" +
+         std::to_string(committed) + " committed so far), so the " + buffer +
+         " read after it was still travelling. This step waits with wait<" +
+         std::to_string(step_wait) + ">: it lands the oldest group, the " + buffer +
+         " about to be read, and leaves the newer ones in flight (N is how many may still travel, not how many "
+         "the ring holds).";
+}
+
+std::string operand_index_row_major(const Fault& fault, const FaultedArray& operand) {
+  if (!operand.rows_only || !operand.thread_start || operand.col_step <= 0 || operand.k_tile <= 0) return "";
+  if (fault.write || fault.thread[1] != 0 || fault.thread[2] != 0) return "";
+  const long long offset = offset_of(fault, operand);
+  const long long ld = operand.shape.rows;
+  if (offset < ld * operand.shape.cols) return "";  // inside the array: the fault is elsewhere
+  const std::optional<ThreadStart> start = operand.thread_start(fault.thread[0]);
+  if (!start) return "";
+  const Element origin = tile_origin(fault, operand);
+  const long long k_tile_floats = static_cast<long long>(operand.k_tile) * ld;
+  for (long long col = start->first_col; col < operand.k_tile; col += operand.col_step) {
+    const long long row = start->first_row;
+    if (row == col) continue;
+    const long long k_tile_start = offset - origin.row - row * ld - col;
+    if (k_tile_start < 0 || k_tile_start % k_tile_floats != 0) continue;
+    return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
+           pair_text(fault.thread[0], fault.thread[1]) + " read " + operand.name + " at float " +
+           std::to_string(offset) + " = its k-tile's start + " + std::to_string(row) + " * " + std::to_string(ld) +
+           " + " + std::to_string(col) + ", for its element (" + std::to_string(row) + ", " + std::to_string(col) +
+           ") of the tile: row * ld + col, the index of a row-major array. " + operand.name +
+           " is column-major: element (row, col) lies at row + col * ld.";
+  }
+  return "";
+}
+
 std::string overlapping_writes_cause(const Fault& fault, const FaultedArray& array) {
   if (!fault.overlap) return "";
   const OverlappingWrite& overlap = *fault.overlap;
@@ -685,12 +725,36 @@ std::string span_overlap_cause(const Fault& fault, const float* input, int n, in
              "of the span holds input[span_start + j]: a copy of elements from `first` goes to the span at "
              "(first - span_start), and the source counts from span_start = tile_start - " + std::to_string(pad) + ".";
     }
-    if (distance % tile == 0 && distance > 0) {
-      return observed + ": " + std::to_string(distance / tile) + " whole tile" + (distance / tile > 1 ? "s" : "") +
-             ", a later tile of this block copied into the buffer that its first tile fills, before any barrier "
-             "let the first be read. The next tile goes to the other buffer (stage ^ 1), not the one being "
-             "computed.";
+    // The other write brought the first tile's own element: this copy belongs to a later
+    // tile's span, at word j of it, so that span's buffer starts at word - j, inside the
+    // first buffer (0 is the first buffer itself). Its tile is a multiple of the tile whose
+    // span holds the element.
+    const std::optional<long long> other = element_at(second ? overlap.first_source : overlap.source, array);
+    std::vector<long long> starts_inside;
+    if (other && *other == expected) {
+      for (long long later = (*element + pad) / tile * tile; later > tile_start && *element < later - pad + span;
+           later -= tile) {
+        const long long start = word - (*element - (later - pad));
+        if (start > 0 && start < span) starts_inside.push_back(start);
+      }
     }
+    const bool whole_tiles = distance % tile == 0 && distance > 0;
+    const std::string same_buffer =
+        std::to_string(distance / tile) + " whole tile" + (distance / tile > 1 ? "s" : "") +
+        ", a later tile of this block copied into the buffer that its first tile fills, before any barrier let the "
+        "first be read. The next tile goes to the other buffer (stage ^ 1), not the one being computed.";
+    if (!starts_inside.empty() && starts_inside.size() <= 2) {
+      std::string starts = std::to_string(starts_inside.front());
+      if (starts_inside.size() == 2) starts += " or " + std::to_string(starts_inside.back());
+      const std::string overlapping =
+          "the copy belongs to a later tile's span, and puts it in a buffer that starts at word " + starts +
+          " of the first one, which is " + std::to_string(span) + " words long (tile " + std::to_string(tile) +
+          " + 2 * " + std::to_string(pad) + "): the buffers overlap. In a flat array of buffers, buffer s starts "
+          "s * " + std::to_string(span) + " words in, the whole span's length (not the tile's, nor tile + one halo).";
+      if (whole_tiles) return observed + ". Two readings fit: " + same_buffer + " Or " + overlapping;
+      return observed + ": " + overlapping;
+    }
+    if (whole_tiles) return observed + ": " + same_buffer;
     return observed + ".";
   }
   return "";
@@ -1056,6 +1120,35 @@ std::string destination_past_the_array_cause(const Fault& fault, const FaultedAr
            "its other accesses use.";
   }
   return "";
+}
+
+std::string destination_strided_by_the_arrays_rows(const Fault& fault, const FaultedArray& array) {
+  if (!fault.destination || fault.address != fault.destination->source) return "";
+  const std::optional<Element> element = element_of(fault, array);
+  if (!element) return "";
+  const Element origin = tile_origin(fault, array);
+  long long row = element->row - origin.row;
+  long long col = element->col - origin.col;
+  // A GEMM operand's tile runs across every k: its shared tile holds one k-tile a stage.
+  const long long tile_cols = array.rows_only ? array.k_tile : array.shape.tile_cols;
+  if (array.rows_only && tile_cols > 0) col %= tile_cols;
+  if (row < 0 || row >= array.shape.tile_rows || col <= 0 || col >= tile_cols) return "";
+  const long long ld = array.shape.rows;
+  if (ld == array.shape.tile_rows) return "";  // the tile's own stride: no slip to see
+  const auto word = static_cast<long long>(fault.destination->word);
+  const long long stage_start = word - row - col * ld;
+  const long long stage_floats = array.rows_only ? array.shape.tile_rows * tile_cols : 0;
+  if (stage_start < 0 || (stage_floats == 0 ? stage_start != 0 : stage_start % stage_floats != 0)) return "";
+  const std::string rows_name = array.leading_dimension.empty() ? "rows" : array.leading_dimension;
+  return "the copy of element " + pair_text(row, col) + " of block " + pair_text(fault.block[0], fault.block[1]) +
+         "'s tile of " + array.name + " went to float " + std::to_string(word) + " of " + fault.destination->array +
+         " = " + (stage_start > 0 ? std::to_string(stage_start) + " (a stage's start) + " : std::string()) +
+         std::to_string(row) + " + " + std::to_string(col) + " * " + std::to_string(ld) +
+         ", past its end: the shared index steps its columns by " + std::to_string(ld) + ", " + array.name +
+         "'s leading dimension (" + rows_name + "), where the shared tile's layout is meant (its columns " +
+         std::to_string(array.shape.tile_rows) +
+         " rows apart, plus any padding). The global index takes the array's leading dimension, the shared index "
+         "the tile's own layout.";
 }
 
 }  // namespace wb::grading

@@ -1,7 +1,9 @@
 #include "wb/grading/diagnosis/gemm_models.hpp"
 
-#include <string>
+#include <algorithm>
+#include <cmath>
 #include <limits>
+#include <string>
 #include <utility>
 
 namespace wb::grading {
@@ -457,6 +459,48 @@ void add_micro_tile_models(Diagnosis& diagnosis, const GemmRun& run, const Micro
       });
     });
   }
+}
+
+std::string right_values_moved_within_tiles(const std::vector<float>& c, const GemmRun& run, double tolerance,
+                                            bool rows) {
+  const auto [m, n, k] = run.shape;
+  if (c.size() != run.product.size()) return "";
+  constexpr int kPairsShown = 3;
+  std::vector<std::string> pairs;
+  std::size_t wrong = 0;
+  for (int col = 0; col < n; ++col) {
+    for (int row = 0; row < m; ++row) {
+      const double got = c[at(row, col, m)];
+      if (std::abs(got - run.product[at(row, col, m)]) <= tolerance) continue;
+      ++wrong;
+      // The other elements of this column (row) inside the same tile.
+      const int along = rows ? row : col;
+      const int tile = rows ? run.tile_m : run.tile_n;
+      const int extent = rows ? m : n;
+      const int first = along / tile * tile, last = std::min(extent, first + tile);
+      int found = -1;
+      for (int other = first; other < last && found < 0; ++other) {
+        if (other == along) continue;
+        const double value = rows ? run.product[at(other, col, m)] : run.product[at(row, other, m)];
+        if (std::abs(got - value) <= tolerance) found = other;
+      }
+      if (found < 0) return "";
+      if (static_cast<int>(pairs.size()) < kPairsShown) {
+        pairs.push_back("C(" + std::to_string(row) + ", " + std::to_string(col) + ") holds C(" +
+                        std::to_string(rows ? found : row) + ", " + std::to_string(rows ? col : found) + ")'s");
+      }
+    }
+  }
+  if (wrong == 0) return "";
+  std::string shown;
+  for (std::size_t index = 0; index < pairs.size(); ++index) shown += (index == 0 ? "" : ", ") + pairs[index];
+  const std::string what = rows ? "row" : "column";
+  return "every wrong element of C (" + std::to_string(wrong) + ") holds the right value of another " + what +
+         " of its " + (rows ? "column" : "row") + ", in the same tile (" + shown + (wrong > pairs.size() ? ", ..." : "") +
+         "): the right products, in the wrong " + what + "s. Either the " + what + " a thread computes and the " +
+         what + " it stores differ (its " + what + " of C written one way in the product and another in the store), "
+         "or " + (rows ? "A" : "B") + "'s rows land in the shared tile in other places than the product reads them "
+         "(the copy's shared row).";
 }
 
 }  // namespace wb::grading

@@ -38,7 +38,7 @@ WB_SIM_INLINE void cp_async_ca(void* shared_dst, const void* global_src WB_SITE_
 template <int Bytes>
 WB_SIM_INLINE void cp_async_ca(void* shared_dst, const void* global_src, int src_bytes WB_SITE_PARAMETERS) {
   static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async.ca copies 4, 8 or 16 bytes");
-  sim::cp_async(shared_dst, global_src, Bytes, src_bytes, sim::CacheLevel::all, WB_SITE);
+  sim::cp_async(shared_dst, global_src, Bytes, src_bytes, sim::CacheLevel::all, WB_SITE, true);
 }
 
 WB_SIM_INLINE void cp_async_cg(void* shared_dst, const void* global_src WB_SITE_PARAMETERS) {
@@ -46,7 +46,7 @@ WB_SIM_INLINE void cp_async_cg(void* shared_dst, const void* global_src WB_SITE_
 }
 
 WB_SIM_INLINE void cp_async_cg(void* shared_dst, const void* global_src, int src_bytes WB_SITE_PARAMETERS) {
-  sim::cp_async(shared_dst, global_src, 16, src_bytes, sim::CacheLevel::global, WB_SITE);
+  sim::cp_async(shared_dst, global_src, 16, src_bytes, sim::CacheLevel::global, WB_SITE, true);
 }
 
 WB_SIM_INLINE void cp_async_commit(WB_SITE_ONLY_PARAMETERS) { sim::cp_async_commit(WB_SITE); }

@@ -222,6 +222,7 @@ struct LaunchStats {
   std::uint64_t cp_async_8 = 0;
   std::uint64_t cp_async_16 = 0;
   std::uint64_t cp_async_bytes = 0;     // bytes requested from global memory
+  std::uint64_t cp_async_sized = 0;     // of them, the form with a source-size operand
   std::uint64_t commit_groups = 0;      // cp.async.commit_group (wait_all counts one)
   std::uint64_t waits = 0;              // cp.async.wait_group and wait_all
   // Copies not yet landed at each wait, summed over the waits: over `waits`, how many
@@ -403,8 +404,10 @@ Allocation find_device_allocation(const void* pointer, std::size_t bytes);
 
 enum class CacheLevel { all, global };  // .ca and .cg
 
+// `sized`: the form with a source-size operand (src_bytes given), which zero-fills past
+// it; the plain form copies all copy_bytes.
 void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_bytes,
-              CacheLevel level, const char* file, int line);
+              CacheLevel level, const char* file, int line, bool sized = false);
 void cp_async_commit(const char* file, int line);
 void cp_async_wait(int pending_groups, const char* file, int line);
 void cp_async_wait_all(const char* file, int line);

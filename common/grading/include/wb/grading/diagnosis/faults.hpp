@@ -73,6 +73,13 @@ std::string origin_counted_twice(const Fault& fault, const FaultedArray& array);
 // where the tile is partial, the fault is not in this array, or lies inside the tile).
 std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& array);
 
+// The same race where the copying thread's first idle wait was a wait<N> with N above the
+// step's own (`step_wait`), after at least the prologue's commits: it found N or fewer groups
+// committed and landed none, so the tile read after it was still travelling; the wait's N
+// is too large ("" otherwise: no idle wait, or one that prologue_too_short reads).
+// `buffer`: what the step's groups fill ("stage", "buffer").
+std::string wait_leaves_too_many(const Fault& fault, int step_wait, int prologue_commits, const std::string& buffer);
+
 // Two threads' copies wrote one shared word between two barriers (Fault::overlap), both
 // from `array`: the elements they brought say which index is wrong. The same element: the
 // threads' (row, col) overlap (the loop's steps, or the coordinates taken from threadIdx).
@@ -147,6 +154,12 @@ std::string store_index_cause(const Fault& fault, const FaultedArray& walked_inp
                               const StoreWalk& store_walk,
                               const std::vector<std::pair<int, std::string>>& candidates);
 
+// A GEMM operand's read past its end by a thread whose copy layout the step fixes
+// (thread_start, col_step): the fault is the block's k-tile start + row * ld + col for the
+// thread's first row and one of its columns (first_col + j * col_step, inside the k-tile),
+// the global index written row-major in a column-major array ("" otherwise).
+std::string operand_index_row_major(const Fault& fault, const FaultedArray& operand);
+
 // A GEMM operand read past its end in its last column, at row r of the faulting block's
 // tile where r lies past this operand's valid rows and below the other operand's: the
 // tile loaded with the other operand's valid rows (valid_m for B, valid_n for A), or with
@@ -199,5 +212,13 @@ std::string misaligned_destination_cause(const Fault& fault, const FaultedArray&
 // tile indexed with that layout ("" where none fits).
 std::string destination_past_the_array_cause(const Fault& fault, const FaultedArray& array,
                                              const std::vector<SharedLayout>& layouts);
+
+// A cp.async whose shared destination lies past the end of its array (Fault::destination)
+// where the word is the copied element's row + col * the array's own leading dimension
+// (its rows), counted from a stage's start (a multiple of the tile's floats, tile_rows *
+// k_tile for a GEMM operand's k-tile; the tile's start alone elsewhere): the shared index
+// strides its columns by the global array's leading dimension instead of the tile's ("" where
+// that does not reach the word, or the element lies in column 0, which shows no stride).
+std::string destination_strided_by_the_arrays_rows(const Fault& fault, const FaultedArray& array);
 
 }  // namespace wb::grading

@@ -54,4 +54,13 @@ void add_common_gemm_models(Diagnosis& diagnosis, const GemmRun& run, bool produ
 // column exchanged between the products and the store.
 void add_micro_tile_models(Diagnosis& diagnosis, const GemmRun& run, const MicroTile& micro_tile);
 
+// A finding, not a model: every wrong element of `c` holds, within `tolerance`, the right
+// value of another element of its column (`rows`: true) or of its row (false) inside the
+// same tile of C: the right products in the wrong places, with no model of which index
+// put them there. Named with a few of its pairs, and the two places that move a row (a
+// column) of C: the row a thread computes and the one it stores differ, or A's (B's) rows
+// land in the shared tile out of place. "" where some wrong element holds no such value.
+std::string right_values_moved_within_tiles(const std::vector<float>& c, const GemmRun& run, double tolerance,
+                                            bool rows);
+
 }  // namespace wb::grading
