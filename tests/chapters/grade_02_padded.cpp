@@ -191,6 +191,7 @@ TEST_F(Chapter2Padded, Step1CopyThroughThePaddedTile) {
         wb::grading::MovementCheck check;
         check.step = kStep1;
         check.step_wait_call = "wb::cp_async_wait_all()";
+        check.shared_layouts = {{ch02::kPaddedStride, "smem_layout, the padded tile"}};
         check.input = {rows, cols, ch02::kTileRows, ch02::kTileCols};
         check.output = check.input;
         check.run = [=](const float* in, float* out) { ch02::copy_tiles_padded(in, out, rows, cols); };

@@ -155,6 +155,17 @@ void grade_copy(const Step& step, CopyFunction copy, int vector_bytes, const std
                             {ch05::kTileRows + 4, "smem_16_layout (128 + kPad16), the 16-byte copies' tile"}};
     check.run = [=](const float* gmem_in, float* gmem_out) { copy(gmem_in, gmem_out, rows, cols); };
     check.reference = [](const std::vector<float>& input) { return std::vector<double>(input.begin(), input.end()); };
+    // thread_8_layout (64,4) and thread_16_layout (32,8), column-major: thread (r, c) copies
+    // the vector at row (floats a vector) * r of column c, then of columns c + 4 (8), ...
+    const int floats = vector_bytes / 4;
+    const int vector_rows = ch05::kTileRows / floats;
+    check.thread_start = [floats, vector_rows](unsigned thread) -> std::optional<wb::grading::ThreadStart> {
+      if (thread >= static_cast<unsigned>(ch05::kThreads)) return std::nullopt;
+      const long long row = thread % vector_rows, col = thread / vector_rows;
+      return wb::grading::ThreadStart{row, col, floats * row, col};
+    };
+    check.row_step = ch05::kTileRows;  // one vector row a thread
+    check.col_step = ch05::kThreads / vector_rows;
 #if WB_BACKEND_SIM
     const std::uint64_t elements = static_cast<std::uint64_t>(rows) * cols;
     const bool whole_tiles = rows % ch05::kTileRows == 0 && cols % ch05::kTileCols == 0;

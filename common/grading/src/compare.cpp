@@ -143,6 +143,36 @@ struct Reading {
 };
 Reading observed(std::string text) { return {std::move(text), false}; }
 
+// A 1-D array whose every wrong tile holds the input's run from a quarter (or four times)
+// of its start: the tile's start, counted in floats, added to a pointer to bytes (or a
+// byte count to a pointer to floats). "" otherwise.
+std::string tile_start_in_another_unit(const std::vector<Wrong>& wrongs, const ArrayShape& shape) {
+  if (shape.cols != 1 || shape.tile_rows <= 0) return "";
+  bool quarter = true, fourfold = true;
+  int tiles_seen = 0, last_tile = -1, example_start = 0, example_tile = 0;
+  for (const Wrong& w : wrongs) {
+    if (w.ambiguous) continue;
+    const long long tile_start = static_cast<long long>(w.row) / shape.tile_rows * shape.tile_rows;
+    const long long source_start = w.source_row - (w.row - tile_start);
+    quarter &= 4 * source_start == tile_start;
+    fourfold &= source_start == 4 * tile_start;
+    if (w.row / shape.tile_rows != last_tile) {
+      last_tile = w.row / shape.tile_rows;
+      ++tiles_seen;
+      example_tile = static_cast<int>(tile_start);
+      example_start = static_cast<int>(source_start);
+    }
+  }
+  if (tiles_seen == 0 || quarter == fourfold) return "";
+  return "each wrong tile holds the input's elements from " + std::string(quarter ? "a quarter" : "four times") +
+         " of its start (the tile at " + std::to_string(example_tile) + " holds the input from " +
+         std::to_string(example_start) + "): " +
+         (quarter ? "the start, a count of floats, was added to a pointer to bytes (char*), which counts bytes: "
+                    "scale it by sizeof(float), or add it to the float pointer before the cast."
+                  : "the start, counted in bytes, was added to a float pointer, which counts floats: add the "
+                    "element count, or add the bytes to a pointer to bytes.");
+}
+
 // Every element of the output's columns from C on (or rows from R on) never written, every
 // other right, where C (R) is no multiple of the tile (the grid covers whole tiles) but is
 // the extent of another dimension: the output's rows (columns), or one of the input's. The
@@ -239,6 +269,7 @@ Reading diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, cons
       return "whole tiles hold the data of another tile: the block computes its tile's origin "
              "wrongly (blockIdx times the tile size, " + tile_indices + ").";
     }
+    if (std::string unit = tile_start_in_another_unit(wrongs, shape); !unit.empty()) return unit;
     return observed("elements hold values of other elements: the (row, col) -> offset mapping of a "
                     "load or a store is wrong (a stride, the leading dimension, or row and column "
                     "exchanged?).");

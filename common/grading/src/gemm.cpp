@@ -79,6 +79,9 @@ std::string likely_cause(const GemmCheck& check, const GemmRun& run, const std::
         return right_values_moved_within_tiles(c, run, 1e-4 * typical, rows);
       });
     }
+    if (products) {
+      diagnosis.finding([&c, &run] { return k_tiles_multiplied_otherwise(c, run, kGemmTolerance); });
+    }
   }
 #if WB_BACKEND_SIM
   diagnosis.finding([&] { return unfilled_read_cause(stats, holds_poison(c, poison::Kind::stale)); });

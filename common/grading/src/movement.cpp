@@ -175,17 +175,29 @@ void check_movement(const MovementCheck& check, const std::string& configuration
       }
     };
     add(loop_bounds_cause(fault, walked_input));
+    add(walk_off_its_steps(fault, walked_input));
     add(coordinates_exchanged_cause(fault, walked_input));
     // Another array's or a tile's leading dimension that takes the block's tile there.
     const std::vector<std::pair<int, std::string>> leading_dimensions = {
         {check.input.rows, "the input's rows"},      {check.output.rows, "the output's rows"},
         {check.input.tile_rows, "the tile's rows"}, {check.output.tile_rows, "the output tile's rows"}};
+    // The input's rows in another unit, for the reading of a fault's place alone: counted
+    // in floats on a pointer to pairs or quads, or in bytes on a pointer to floats.
+    std::vector<std::pair<int, std::string>> leading_dimensions_in_units = leading_dimensions;
+    leading_dimensions_in_units.push_back(
+        {2 * check.input.rows, "twice the input's rows (its rows counted in floats where a pointer to float2 "
+                               "counts pairs)"});
+    leading_dimensions_in_units.push_back(
+        {4 * check.input.rows, "four times the input's rows (its rows in bytes, rows * sizeof(float), on a float "
+                               "pointer, or in floats where a pointer to float4 counts quads)"});
     add(store_index_cause(fault, walked_input, arrays[1], check.store_walk, leading_dimensions));
     for (const FaultedArray& array : shares) add(origin_counted_twice(fault, array));
     // The readings below are tried only where none above fits: they read the fault's
     // place alone, which the mistakes above also reach.
     if (readings.empty()) {
-      for (const FaultedArray& array : arrays) add(leading_dimension_of_a_fault(fault, array, leading_dimensions));
+      for (const FaultedArray& array : {walked_input, arrays[1]}) {
+        add(leading_dimension_of_a_fault(fault, array, leading_dimensions_in_units));
+      }
     }
     if (readings.empty()) {
       for (const FaultedArray& array : shares) add(index_leaves_a_whole_tile(fault, array));

@@ -94,16 +94,23 @@ const char* unit(sim::AccessKind kind) {
   return sim::is_shared(kind) ? "wavefronts" : "sectors";
 }
 
-// The site of `kind` with the most transactions per request (ties: the most requests).
+// The site of `kind` furthest above its own ideal: the most transactions per request over
+// the ideal of the same requests (a 16-byte access's 4 wavefronts are its ideal, a 4-byte
+// one's 2 a conflict), then the most per request, then the most requests.
 const sim::AccessSite* worst_site(const sim::LaunchStats& stats, sim::AccessKind kind) {
+  const auto excess = [](const sim::AccessSite& site) {
+    const double ideal = site.counts.ideal_per_request();
+    return ideal > 0.0 ? site.counts.per_request() / ideal : site.counts.per_request();
+  };
   const sim::AccessSite* worst = nullptr;
   for (const auto& [key, site] : stats.sites) {
     if (site.kind != kind || site.counts.requests == 0) continue;
-    if (worst == nullptr || site.counts.per_request() > worst->counts.per_request() ||
-        (site.counts.per_request() == worst->counts.per_request() &&
-         site.counts.requests > worst->counts.requests)) {
-      worst = &site;
-    }
+    const bool worse =
+        worst == nullptr || excess(site) > excess(*worst) ||
+        (excess(site) == excess(*worst) &&
+         (site.counts.per_request() > worst->counts.per_request() ||
+          (site.counts.per_request() == worst->counts.per_request() && site.counts.requests > worst->counts.requests)));
+    if (worse) worst = &site;
   }
   return worst;
 }

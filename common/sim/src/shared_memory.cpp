@@ -297,7 +297,14 @@ const TlsSymbol* nearest_kernel_array(std::size_t offset, const std::string& fun
 std::optional<std::pair<std::string, std::size_t>> word_past_an_array(const SharedMemory& shared, const void* pointer,
                                                                         const void* pc) {
   const auto* address = static_cast<const std::byte*>(pointer);
-  if (!shared.in_static(address)) return std::nullopt;
+  // Inside the static shared memory, or past its end by less than a block may hold (an
+  // index that ran far past the last array): counted from the array before it.
+  constexpr std::size_t kMostPastTheEnd = std::size_t{228} << 10;
+  const bool past_the_end = address >= shared.static_begin + shared.static_bytes &&
+                            static_cast<std::size_t>(address - (shared.static_begin + shared.static_bytes)) <
+                                kMostPastTheEnd &&
+                            !shared.in_dynamic(address, 1);
+  if (!shared.in_static(address) && !past_the_end) return std::nullopt;
   const auto offset = static_cast<std::size_t>(address - shared.tls_begin);
   const TlsSymbol* nearest = nearest_kernel_array(offset, function_of(pc));
   // A __device__ helper that declares no array of its own indexes the kernel's.

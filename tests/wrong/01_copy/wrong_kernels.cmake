@@ -146,7 +146,7 @@ wb_wrong_kernel(out_of_bounds_tail
   STEP 2
   FIND "col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows;"
   REPLACE "col < kTileCols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < kTileRows;"
-  EXPECT "step 2.*past its end.*missing a bounds check")
+  EXPECT "step 2.*past its end.*Likely cause: .*its (row|column) loop ran past the tile's valid_(rows|cols), as it does when bounded by .*the whole tile's")
 
 wb_wrong_kernel(unguarded_store
   STEP 2
@@ -188,12 +188,13 @@ wb_wrong_kernel(tile_bounds_exchanged
 
 # The loops written rows outside, the column bound left at the whole tile's: thread 0's
 # second copy, (0, 8) of a tile of 8 valid columns, is also where both bounds exchanged
-# reach with the columns outside, so no bound is named (a wrong one would be).
+# reach with the columns outside, so no one bound is named (a wrong one would be), only
+# the loop that every fitting bound lets past valid_cols.
 wb_wrong_kernel(rows_outside_with_the_whole_tiles_column_bound
   STEP 2
   FIND "  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {"
   REPLACE "  for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {\n    for (int col = thread_coord.col; col < kTileCols; col += kThreadCols) {"
-  EXPECT "step 2.*Likely cause: the copy reads past the end of the input: is the copy missing a bounds check")
+  EXPECT "step 2.*Likely cause: .*its column loop ran past the tile's valid_cols")
 
 # The loops bounded by the array's rows and columns: row and col count from the tile's
 # origin, so a block walks past its tile (and the edge blocks past the array).
@@ -218,3 +219,11 @@ wb_wrong_kernel(coordinates_clamped_to_the_edge
   FIND "  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);"
   REPLACE "  for (int col = thread_coord.col; col < kTileCols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {\n      const int r = row < valid_rows ? row : valid_rows - 1;\n      const int c = col < valid_cols ? col : valid_cols - 1;\n      wb::cp_async(&smem_tile[smem_layout(r, c)], &gmem_tile_in[gmem_layout(r, c)]);"
   EXPECT "step 2.*Likely cause: .*its (row|column) was clamped to the edge \\(the last valid (row|column)\\) where the loop should stop at it")
+
+# The row loop counted from 1 as in Fortran, its row written thread_coord.row + i * 32
+# with i from 1: every copy one step (32 rows) further down, past the tile at the last.
+wb_wrong_kernel(row_loop_one_step_ahead
+  STEP 1
+  FIND "    for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);"
+  REPLACE "    for (int i = 1; i <= kTileRows / kThreadRows; ++i) {\n      const int row = thread_coord.row + i * kThreadRows;\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);"
+  EXPECT "step 1.*Likely cause: .*its row loop is one step \\(32\\) ahead")

@@ -55,7 +55,7 @@ wb_wrong_kernel(copy_without_bounds
   STEP 1
   FIND "  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {"
   REPLACE "  for (int col = thread_coord.col; col < kTileCols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {"
-  EXPECT "step 1.*past its end.*missing a bounds check")
+  EXPECT "step 1.*past its end.*Likely cause: .*its (row|column) loop ran past the tile's valid_(rows|cols), as it does when bounded by .*the whole tile's")
 
 # The store walks the padded layout's coord(), which inverts a compact layout only: some
 # elements of each tile are never reached.

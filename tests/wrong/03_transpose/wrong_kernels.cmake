@@ -6,7 +6,7 @@ wb_wrong_kernel(naive_without_bounds
   STEP 1
   FIND "  for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out"
   REPLACE "  for (int col = thread_coord.col; col < kTileCols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < kTileRows; row += kLoadThreadRows) {\n      gmem_tile_out"
-  EXPECT "step 1.*past its end.*is a loop missing its bound")
+  EXPECT "step 1.*past its end.*Likely cause: .*its (row|column) loop ran past the tile's valid_(rows|cols), as it does when bounded by .*the whole tile's")
 
 # Global coordinates given to a pointer that already points at the tile: the tile's
 # origin counted twice. The first block past the origin reads past the input's end, and

@@ -284,3 +284,12 @@ wb_wrong_kernel(product_rows_consecutive_store_rows_strided
   FIND "          acc[i][j] += smem_a[smem_a_layout(thread_coord.row + i * kThreadRows, kk)] *"
   REPLACE "          acc[i][j] += smem_a[smem_a_layout(thread_coord.row * kMicroM + i, kk)] *"
   EXPECT "step 1.*every wrong element of C \\([0-9]+\\) holds the right value of another row of its column, in the same tile")
+
+# Step 3's stages filled and read through a mask, & (kStages - 1), which with 3 stages is
+# not % kStages: stages 0 and 2 only in the loop, so some k-tiles are read from a stage
+# that holds another.
+wb_wrong_kernel(stage_read_through_a_mask
+  STEP 3
+  FIND "    load_stage(k_tile + kStages - 1, (k_tile + kStages - 1) % kStages);\n    __syncthreads();  // every thread has waited: tile k_tile is visible to all\n    const int stage = k_tile % kStages;\n"
+  REPLACE "    load_stage(k_tile + kStages - 1, (k_tile + kStages - 1) & (kStages - 1));\n    __syncthreads();  // every thread has waited: tile k_tile is visible to all\n    const int stage = k_tile & (kStages - 1);\n"
+  EXPECT "step 3.*Likely cause: C is exactly the sum of the k-tiles' products \\(8 columns of A and B each\\) with .*never.*twice multiplied")

@@ -600,13 +600,28 @@ void add_convolution_findings(Diagnosis& diagnosis, const ConvolutionRun& run) {
       return convolution_reference(first_bytes_only(run.input, bytes), run.weights, 0);
     });
   }
-  for (int shift = 1; shift <= width; ++shift) {
+  // Shifts up to the width, and up to twice the span's pad where the step pads the span
+  // further (chapter 7's 8: the pad taken off twice).
+  const int most_shift = std::max(width, 2 * run.check.span_pad);
+  for (int shift = 1; shift <= most_shift; ++shift) {
     for (int sign : {1, -1}) {
+      // A shift of the halo (or of the span's pad) is that offset counted twice, or never.
+      const int pad = run.check.span_pad > 0 ? run.check.span_pad : halo;
+      const std::string offset = shift == halo ? "the halo (" + std::to_string(halo) + ")"
+                                 : shift == pad ? "the span's pad (" + std::to_string(pad) + ")"
+                                                : std::string();
+      const std::string counted =
+          offset.empty() ? std::string()
+          : sign < 0 ? " That is " + offset + " taken off twice: the span already starts " + offset +
+                           " before its tile (load_span_async takes it off itself), so it is not taken off again, "
+                           "at the call or in the read's index."
+                     : " That is " + offset + " never taken off: the span starts " + offset +
+                           " before its tile, where its copy and its reads must both count from.";
       diagnosis.model("every output is the convolution centred at i " + std::string(sign > 0 ? "+ " : "- ") +
                           std::to_string(shift) + " instead of i: an index is off by " + std::to_string(shift) +
                           ". smem_span[j] holds input[tile_start - halo + j] with halo = (width - 1) / 2 = " +
                           std::to_string(halo) + " for width " + std::to_string(width) +
-                          ", and output tile_start + t reads smem_span[t + k] for k from 0 to width - 1.",
+                          ", and output tile_start + t reads smem_span[t + k] for k from 0 to width - 1." + counted,
                       [&run, shift = sign * shift] { return convolution_reference(run.input, run.weights, shift); });
     }
   }

@@ -174,6 +174,46 @@ std::string coordinates_exchanged_cause(const Fault& fault, const FaultedArray& 
          "layout(row, col) is meant).";
 }
 
+std::string walk_off_its_steps(const Fault& fault, const FaultedArray& array) {
+  const std::optional<WalkedRead> read = walked_read(fault, array);
+  if (!read) return "";
+  const std::optional<Element> meant = walk_element(read->start, array.row_step, array.col_step, read->valid_rows,
+                                                    read->valid_cols, read->walked);
+  if (!meant) return "";
+  const Element& local = read->local;
+  if (local.row == meant->row && local.col == meant->col) return "";
+  std::vector<std::string> readings;
+  const std::string at = "(" + std::to_string(meant->row) + ", " + std::to_string(meant->col) + ")";
+  if (local.col == meant->col && local.row == meant->row + array.row_step) {
+    readings.push_back("its row loop is one step (" + std::to_string(array.row_step) +
+                       ") ahead: each copy goes one step further down than the loop means (a counter from 1 "
+                       "written i * step where (i - 1) * step is meant, or a start one step late)");
+  }
+  if (local.row == meant->row && local.col == meant->col + array.col_step) {
+    readings.push_back("its column loop is one step (" + std::to_string(array.col_step) +
+                       ") ahead: each copy goes one step further along than the loop means (a counter from 1 "
+                       "written i * step where (i - 1) * step is meant, or a start one step late)");
+  }
+  for (const long long scale : {2LL, 4LL}) {
+    if (local.row == meant->row && meant->col > 0 && local.col == scale * meant->col) {
+      readings.push_back("its columns lie " + std::string(scale == 2 ? "twice" : "four times") +
+                         " as far apart as the array's: the leading dimension counted in " +
+                         (scale == 2 ? "floats on a pointer to float2, which counts pairs"
+                                     : "bytes on a float pointer, or in floats on a pointer to float4") +
+                         " (rows / " + std::to_string(scale) + " is meant there)");
+    }
+  }
+  if (readings.empty() || readings.size() > 2) return "";
+  const std::string observed = "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
+                               pair_text(fault.thread[0], fault.thread[1]) + " read element (" +
+                               std::to_string(local.row) + ", " + std::to_string(local.col) +
+                               ") of its tile as element number " + std::to_string(read->walked + 1) +
+                               " of its walk from " + pair_text(read->start.first_row, read->start.first_col) +
+                               ", where the walk is at " + at + ": ";
+  if (readings.size() == 1) return observed + readings.front() + ".";
+  return observed + "either " + readings.front() + ", or " + readings.back() + ".";
+}
+
 std::string loop_bounds_cause(const Fault& fault, const FaultedArray& array) {
   const std::optional<WalkedRead> read = walked_read(fault, array);
   if (!read) return "";
@@ -233,7 +273,37 @@ std::string loop_bounds_cause(const Fault& fault, const FaultedArray& array) {
   if (row_bound == nullptr && col_bound != nullptr) row_bound = likely = same_kind(true, col_bound);
   if (col_bound == nullptr && row_bound != nullptr) col_bound = likely = same_kind(false, row_bound);
   // The loop that let the element out must be named: else the fits disagree on the cause.
+  // Where they disagree only on which wrong bound the loop has (every fit's bound for it is
+  // wrong: one past, the array's, the whole tile's), the loop is named with those bounds.
   const bool row_out = local.row >= valid_rows, col_out = local.col >= valid_cols;
+  const auto past_its_valid_part = [&fits](bool rows) -> std::string {
+    std::vector<std::string> texts;
+    for (const auto& [fit_row, fit_col] : fits) {
+      const LoopBound* bound = rows ? fit_row : fit_col;
+      if (bound->right) return "";
+      if (std::find(texts.begin(), texts.end(), bound->text) == texts.end()) texts.push_back(bound->text);
+    }
+    std::string joined;
+    for (std::size_t i = 0; i < texts.size(); ++i) joined += (i == 0 ? "" : i + 1 == texts.size() ? " or " : ", ") + texts[i];
+    return joined;
+  };
+  // In a whole tile the ways one past its edge are index_leaves_a_whole_tile's to weigh.
+  const bool partial = valid_rows < shape.tile_rows || valid_cols < shape.tile_cols;
+  if (partial && row_out != col_out && (row_out ? row_bound : col_bound) == nullptr) {
+    if (const std::string loose = past_its_valid_part(row_out); !loose.empty()) {
+      const std::string side = row_out ? "row" : "column";
+      return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
+             pair_text(fault.thread[0], fault.thread[1]) + " read element " +
+             pair_text(read->element.row, read->element.col) + " of " + array.name + ", (" +
+             std::to_string(local.row) + ", " + std::to_string(local.col) + ") of its tile, which holds " +
+             std::to_string(valid_rows) + " x " + std::to_string(valid_cols) + " elements of the array, as element "
+             "number " + std::to_string(walked + 1) + " of its walk from " +
+             pair_text(read->start.first_row, read->start.first_col) + ": its " + side + " loop ran past the tile's " +
+             (row_out ? "valid_rows" : "valid_cols") + ", as it does when bounded by " + loose +
+             ". The loops count from the tile's origin, so they stop at the tile's valid part: row < valid_rows, "
+             "col < valid_cols.";
+    }
+  }
   if ((row_out && row_bound == nullptr) || (col_out && col_bound == nullptr) || (!row_bound && !col_bound)) return "";
   std::string bounds;
   if (row_bound != nullptr) {
@@ -800,6 +870,14 @@ std::string leading_dimension_of_a_fault(const Fault& fault, const FaultedArray&
     tried.push_back(ld);
     const long long row = from_tile % ld, col = from_tile / ld;
     if (row >= shape.tile_rows || col >= shape.tile_cols) continue;
+    // Where the step gives the thread's walk, the element must lie on it.
+    if (array.thread_start && array.row_step > 0 && array.col_step > 0) {
+      const std::optional<ThreadStart> start = array.thread_start(fault.thread[0]);
+      if (!start || row < start->first_row || col < start->first_col || (row - start->first_row) % array.row_step != 0 ||
+          (col - start->first_col) % array.col_step != 0) {
+        continue;
+      }
+    }
     if (++fits > 1) return "";  // two readings: no evidence for either
     found = "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
             pair_text(fault.thread[0], fault.thread[1]) + " " + (fault.write ? "wrote" : "read") + " " +
@@ -1104,11 +1182,25 @@ std::string destination_past_the_array_cause(const Fault& fault, const FaultedAr
   if (!element) return "";
   const Element origin = tile_origin(fault, array);
   const Element local{element->row - origin.row, element->col - origin.col};
-  if (local.row < 0 || local.row >= array.shape.tile_rows || local.col <= 0 || local.col >= array.shape.tile_cols) {
+  if (local.row < 0 || local.row >= array.shape.tile_rows || local.col < 0 || local.col >= array.shape.tile_cols) {
     return "";
   }
   const auto word = static_cast<long long>(fault.destination->word);
-  if ((word - local.row) % local.col != 0) return "";
+  // The shared index written row-major, row * stride + col, in a column-major tile.
+  if (local.row > 0) {
+    std::vector<std::pair<long long, std::string>> strides;
+    for (const SharedLayout& layout : layouts) strides.emplace_back(layout.stride, layout.name);
+    strides.emplace_back(array.shape.tile_rows, "the tile's rows");
+    for (const auto& [stride, name] : strides) {
+      if (word != local.row * stride + local.col) continue;
+      return "the copy of element " + pair_text(local.row, local.col) + " of block " +
+             pair_text(fault.block[0], fault.block[1]) + "'s tile went to float " + std::to_string(word) + " of " +
+             fault.destination->array + " = " + std::to_string(local.row) + " * " + std::to_string(stride) + " + " +
+             std::to_string(local.col) + ", past its end: row * stride + col, a row-major index (the stride " +
+             name + "), in a tile whose columns lie one after another: element (row, col) is at row + col * stride.";
+    }
+  }
+  if (local.col == 0 || (word - local.row) % local.col != 0) return "";
   const long long stride = (word - local.row) / local.col;
   for (const SharedLayout& layout : layouts) {
     if (layout.stride != stride) continue;

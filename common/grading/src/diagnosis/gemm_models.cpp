@@ -503,4 +503,75 @@ std::string right_values_moved_within_tiles(const std::vector<float>& c, const G
          "(the copy's shared row).";
 }
 
+std::string k_tiles_multiplied_otherwise(const std::vector<float>& c, const GemmRun& run, double tolerance) {
+  const auto [m, n, k] = run.shape;
+  const int tile_k = run.tile_k;
+  const int k_tiles = (k + tile_k - 1) / tile_k;
+  if (k_tiles < 2 || k_tiles > 16 || c.size() != run.product.size()) return "";
+  // Each k-tile's own product, A's columns [t * tile_k, ...) times B's.
+  std::vector<std::vector<double>> parts(static_cast<std::size_t>(k_tiles));
+  for (int t = 0; t < k_tiles; ++t) {
+    const int first = t * tile_k, last = std::min(k, first + tile_k);
+    parts[static_cast<std::size_t>(t)] = gemm_abt_with(
+        run.shape, [&](int row, int p) { return p >= first && p < last ? double{run.a[at(row, p, m)]} : 0.0; },
+        [&](int row, int p) { return p >= first && p < last ? double{run.b[at(row, p, n)]} : 0.0; });
+  }
+  // Normal equations: sum_j <P_i, P_j> x_j = <P_i, C>.
+  const auto size = static_cast<std::size_t>(k_tiles);
+  std::vector<std::vector<double>> g(size, std::vector<double>(size + 1, 0.0));
+  for (std::size_t i = 0; i < size; ++i) {
+    for (std::size_t j = i; j < size; ++j) {
+      double dot = 0.0;
+      for (std::size_t e = 0; e < c.size(); ++e) dot += parts[i][e] * parts[j][e];
+      g[i][j] = g[j][i] = dot;
+    }
+    double dot = 0.0;
+    for (std::size_t e = 0; e < c.size(); ++e) dot += parts[i][e] * static_cast<double>(c[e]);
+    g[i][size] = dot;
+  }
+  for (std::size_t col = 0; col < size; ++col) {  // Gaussian elimination, partial pivoting
+    std::size_t pivot = col;
+    for (std::size_t row = col + 1; row < size; ++row) {
+      if (std::abs(g[row][col]) > std::abs(g[pivot][col])) pivot = row;
+    }
+    if (std::abs(g[pivot][col]) < 1e-12) return "";
+    std::swap(g[col], g[pivot]);
+    for (std::size_t row = 0; row < size; ++row) {
+      if (row == col) continue;
+      const double factor = g[row][col] / g[col][col];
+      for (std::size_t e = col; e <= size; ++e) g[row][e] -= factor * g[col][e];
+    }
+  }
+  std::vector<int> counts(size);
+  bool once_each = true;
+  for (std::size_t t = 0; t < size; ++t) {
+    const double x = g[t][size] / g[t][t];
+    const double whole = std::round(x);
+    if (std::abs(x - whole) > 0.01 || whole < 0.0 || whole > 3.0) return "";
+    counts[t] = static_cast<int>(whole);
+    once_each = once_each && counts[t] == 1;
+  }
+  if (once_each) return "";
+  std::vector<double> model(c.size(), 0.0);
+  for (std::size_t t = 0; t < size; ++t) {
+    for (std::size_t e = 0; e < c.size(); ++e) model[e] += counts[t] * parts[t][e];
+  }
+  if (relative_error(c, model) > tolerance) return "";
+  std::string never, twice;
+  for (std::size_t t = 0; t < size; ++t) {
+    if (counts[t] == 0) never += (never.empty() ? "" : ", ") + std::to_string(t);
+    if (counts[t] >= 2) {
+      twice += (twice.empty() ? "" : ", ") + std::to_string(t) + (counts[t] == 3 ? " (three times)" : "");
+    }
+  }
+  std::string text = "C is exactly the sum of the k-tiles' products (" + std::to_string(tile_k) +
+                     " columns of A and B each) with ";
+  if (!never.empty()) text += "k-tile" + std::string(never.find(',') == std::string::npos ? " " : "s ") + never + " never";
+  if (!never.empty() && !twice.empty()) text += " and ";
+  if (!twice.empty()) text += "k-tile" + std::string(twice.find(',') == std::string::npos ? " " : "s ") + twice + " twice";
+  return text + " multiplied: some k-tiles were computed from a stage (or buffer) that held another k-tile. Which "
+                "stage a tile is read from and which one its copies fill must agree: the k-tile modulo the number of "
+                "stages, for both (a mask, & (stages - 1), is that only where the stages are a power of two).";
+}
+
 }  // namespace wb::grading

@@ -69,7 +69,8 @@ class GuardedBuffer {
            << before << " before its start, " << outside.size() - before << " past its end; the first at index "
            << outside.front() << " of an output of " << size_
            << "). Are the stores of the last, partial tiles kept to their valid rows and columns (a bound "
-              "missing, or one past: `<=` where `<` is meant)?";
+              "missing, one past: `<=` where `<` is meant, or the other dimension's: the rows' bound on the "
+              "columns)?";
   }
 
  private:

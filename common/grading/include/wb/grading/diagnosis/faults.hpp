@@ -60,6 +60,14 @@ std::string loop_bounds_cause(const Fault& fault, const FaultedArray& array);
 // the two differ (the global index written layout(col, row)). "" otherwise.
 std::string coordinates_exchanged_cause(const Fault& fault, const FaultedArray& array);
 
+// The same evidence read against the walk's steps: the element the thread reached is the
+// one its walk is at moved one step further along a loop (a counter that starts at 1 in
+// `(i) * step` where `(i - 1) * step` is meant, or a start one step late), or with its
+// column (row) scaled by 2 or 4 (a leading dimension counted in floats on a pointer to
+// pairs or quads, or in bytes on a pointer to floats). One reading named, two as two;
+// "" where none fits.
+std::string walk_off_its_steps(const Fault& fault, const FaultedArray& array);
+
 // The cause when the fault lies at the faulting block's tile origin counted twice plus
 // an offset inside the tile ("" otherwise): an index that already counts from the tile's
 // first element given the global row and column too. Not tested in a partial tile, nor

@@ -63,4 +63,11 @@ void add_micro_tile_models(Diagnosis& diagnosis, const GemmRun& run, const Micro
 std::string right_values_moved_within_tiles(const std::vector<float>& c, const GemmRun& run, double tolerance,
                                             bool rows);
 
+// A finding: C is, within the tolerance, a sum of the k-tiles' own products, each taken a
+// whole number of times (0 to 3) that is not once each: some k-tiles multiplied twice or
+// never, as when a tile is read from a stage that holds another (the ring's stage index).
+// The counts are read off C by least squares over the k-tiles' products and named with
+// the tiles; "" where no such sum reproduces C. Costs one product (run.product's size).
+std::string k_tiles_multiplied_otherwise(const std::vector<float>& c, const GemmRun& run, double tolerance);
+
 }  // namespace wb::grading
