@@ -64,6 +64,19 @@ void check_convolution(const ConvolutionCheck& check, const std::string& configu
   const auto explain_fault = [&](const Error& error) -> std::string {
     if (!check.proven_cause.empty()) return check.proven_cause;
     if (!error.fault()) return "";
+    // Two plain stores of the weights onto one word: a thread that stored a weight other
+    // than its own index's, while that index's thread stored it too.
+    if (const auto& overlap = error.fault()->overlap;
+        overlap && overlap->first_source == nullptr && overlap->source == nullptr &&
+        overlap->array.find("weights") != std::string::npos && overlap->word < 64 &&
+        error.fault()->thread[0] == overlap->word && overlap->first_thread[0] != overlap->word) {
+      const unsigned first = overlap->first_thread[0];
+      return "thread (" + std::to_string(first) + ", 0) stored " + overlap->array + "[" +
+             std::to_string(overlap->word) + "], which thread (" + std::to_string(error.fault()->thread[0]) +
+             ", 0) stores as its own: the weights' loop gives one weight to several threads. Each weight k is "
+             "stored by one thread, k = threadIdx.x, then k + blockDim.x, ...: a loop that steps by 1 (or by less "
+             "than the block's threads) makes a thread store the next threads' weights too.";
+    }
     if (std::string cause = wait_leaves_too_many(*error.fault(), check.step_wait, 1, "buffer"); !cause.empty()) {
       return cause;
     }

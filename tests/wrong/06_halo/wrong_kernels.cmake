@@ -266,3 +266,11 @@ wb_wrong_kernel(last_round_of_tiles_skipped
   FIND "  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, buffer ^= 1) {"
   REPLACE "  for (int tile = blockIdx.x; tile < tiles / static_cast<int>(gridDim.x) * static_cast<int>(gridDim.x); tile += gridDim.x, buffer ^= 1) {"
   EXPECT "step 2.*Likely cause: the outputs from [0-9]+ on \\(tiles [0-9]+ to [0-9]+\\) were never written.*a block's count of its tiles was rounded down")
+
+# Step 3's weights loop stepped by 1: thread 0 stores every weight, thread 1 all but the
+# first, ... two threads write one word of smem_weights.
+wb_wrong_kernel(weights_loop_stepped_by_one
+  STEP 3
+  FIND "  for (int k = threadIdx.x; k < Width; k += kThreads) smem_weights[k] = gmem_weights[k];"
+  REPLACE "  for (int k = threadIdx.x; k < Width; ++k) smem_weights[k] = gmem_weights[k];"
+  EXPECT "step 3.*Likely cause: thread \\(0, 0\\) stored smem_weights\\[1\\], which thread \\(1, 0\\) stores as its own: the weights' loop gives one weight to several threads")

@@ -64,13 +64,18 @@ class GuardedBuffer {
     if (outside.empty()) return ::testing::AssertionSuccess();
     const auto before = static_cast<std::size_t>(
         std::count_if(outside.begin(), outside.end(), [](long long offset) { return offset < 0; }));
-    return ::testing::AssertionFailure()
-           << "the kernel wrote " << outside.size() << " elements outside the output ("
-           << before << " before its start, " << outside.size() - before << " past its end; the first at index "
-           << outside.front() << " of an output of " << size_
-           << "). Are the stores of the last, partial tiles kept to their valid rows and columns (a bound "
-              "missing, one past: `<=` where `<` is meant, or the other dimension's: the rows' bound on the "
-              "columns)?";
+    ::testing::AssertionResult failure = ::testing::AssertionFailure();
+    failure << "the kernel wrote " << outside.size() << " elements outside the output (" << before
+            << " before its start, " << outside.size() - before << " past its end; the first at index "
+            << outside.front() << " of an output of " << size_ << ").";
+    // Stores before the start are no bound past an edge: an index taken below 0.
+    if (before == outside.size()) {
+      return failure << " Every one lies before the output's start: an index below 0, such as a store whose start "
+                        "was moved back (by a halo or a pad that only the input's span has).";
+    }
+    return failure << " Are the stores of the last, partial tiles kept to their valid rows and columns (a bound "
+                      "missing, one past: `<=` where `<` is meant, or the other dimension's: the rows' bound on "
+                      "the columns)?";
   }
 
  private:
