@@ -184,8 +184,8 @@ wb::grading::GemmCheck gemm_check(const Step& step,
         return rows;
       };
     };
-    check.fragment_reads = {{"smem_a", "A", ch04::kTileM, check.tile_k, ch04::kVector, first_rows(true)},
-                            {"smem_b", "B", ch04::kTileN, check.tile_k, ch04::kVector, first_rows(false)}};
+    check.fragment_reads = {{"smem_a", "A", ch04::kTileM, check.tile_k, ch04::kVector, first_rows(true), ch04::kStages},
+                            {"smem_b", "B", ch04::kTileN, check.tile_k, ch04::kVector, first_rows(false), ch04::kStages}};
   }
   return check;
 }

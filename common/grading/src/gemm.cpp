@@ -148,12 +148,22 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
     if (!error.fault() || error.kind() == ErrorKind::misaligned) return "";
     for (const FragmentReads& reads : check.fragment_reads) {
       if (std::string cause = vector_pointer_indexed_in_floats(*error.fault(), reads); !cause.empty()) return cause;
+      if (std::string cause = stage_index_not_wrapped(*error.fault(), reads); !cause.empty()) return cause;
     }
     if (std::string cause = prologue_too_short(*error.fault(), check.prologue_commits, check.prologue);
         !cause.empty()) {
       return cause;
     }
     if (std::string cause = wait_leaves_too_many(*error.fault(), check.step_wait, check.prologue_commits, "stage");
+        !cause.empty()) {
+      return cause;
+    }
+    if (std::string cause =
+            commits_stopped_before_the_waits(*error.fault(), check.step_wait, check.prologue_commits, "stage");
+        !cause.empty()) {
+      return cause;
+    }
+    if (std::string cause = prologue_read_before_the_barrier(*error.fault(), check.prologue_commits, "stage");
         !cause.empty()) {
       return cause;
     }

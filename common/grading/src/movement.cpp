@@ -200,7 +200,10 @@ void check_movement(const MovementCheck& check, const std::string& configuration
       }
     }
     if (readings.empty()) {
-      for (const FaultedArray& array : shares) add(index_leaves_a_whole_tile(fault, array));
+      // A block of one tile walks it as walked_input says: a bound one past is tried against the walk.
+      for (const FaultedArray& array : shares) {
+        add(index_leaves_a_whole_tile(fault, check.tiles_per_block == 1 && &array == &shares[0] ? walked_input : array));
+      }
     }
     if (readings.empty()) {
       for (const FaultedArray& array : arrays) add(past_the_end_of_a_vector(fault, array));

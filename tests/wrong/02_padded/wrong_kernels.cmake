@@ -183,3 +183,12 @@ wb_wrong_kernel(row_read_indexed_with_stride_128
   FIND "        sum += smem_tile[smem_layout(row, sum_coord.col)];"
   REPLACE "        sum += smem_tile[row + kTileRows * sum_coord.col];"
   EXPECT "step 2.*sums .* are wrong.*Likely cause: thread.*the reads forget the padding")
+
+# Step 1 written with pointers that the row loop advances and that are never set back for
+# the next column: each column's walk starts where the column before ended (4 rows of 32
+# further), and the second column's first copy lands past the tile.
+wb_wrong_kernel(column_pointers_not_reset
+  STEP 1
+  FIND "  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }"
+  REPLACE "  float* dst_col = &smem_tile[smem_layout(thread_coord.row, thread_coord.col)];\n  const float* src_col = &gmem_tile_in[gmem_layout(thread_coord.row, thread_coord.col)];\n  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {\n      wb::cp_async(dst_col, src_col);\n      dst_col += kThreadRows;\n      src_col += kThreadRows;\n    }\n    dst_col += smem_layout(0, kThreadCols);\n    src_col += gmem_layout(0, kThreadCols);\n  }"
+  EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\([0-9]+, 0\\) read element .* its row loop carries on from where the column before it ended")

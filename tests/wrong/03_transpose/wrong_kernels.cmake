@@ -233,3 +233,11 @@ wb_wrong_kernel(threads_return_before_the_wait
   FIND "  wb::cp_async_wait_all();\n  __syncthreads();\n  for (int col = store_coord.col; col < valid_rows;"
   REPLACE "  if (store_coord.row >= valid_cols) return;\n  wb::cp_async_wait_all();\n  __syncthreads();\n  for (int col = store_coord.col; col < valid_rows;"
   EXPECT "step 3.*Likely cause: [0-9]+ threads of block .* returned from the kernel before the __syncthreads\\(\\) at .* and [0-9]+ copies were never waited for")
+
+# Step 1's row loop stepped by 1: each thread walks from its own row to the tile's last,
+# so most elements are read and stored by many threads; the output stays right.
+wb_wrong_kernel(naive_row_loop_stepped_by_one
+  STEP 1
+  FIND "    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
+  REPLACE "    for (int row = thread_coord.row; row < valid_rows; ++row) {\n      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
+  EXPECT "step 1.*global stores: [0-9]+ stores for [0-9]+ output elements.*a store loop that steps by less than they cover together")

@@ -293,3 +293,28 @@ wb_wrong_kernel(stage_read_through_a_mask
   FIND "    load_stage(k_tile + kStages - 1, (k_tile + kStages - 1) % kStages);\n    __syncthreads();  // every thread has waited: tile k_tile is visible to all\n    const int stage = k_tile % kStages;\n"
   REPLACE "    load_stage(k_tile + kStages - 1, (k_tile + kStages - 1) & (kStages - 1));\n    __syncthreads();  // every thread has waited: tile k_tile is visible to all\n    const int stage = k_tile & (kStages - 1);\n"
   EXPECT "step 3.*Likely cause: C is exactly the sum of the k-tiles' products \\(8 columns of A and B each\\) with .*never.*twice multiplied")
+
+# Step 4's refill guarded by the tile count: past the last tile no empty group is
+# committed, so the last iteration's wait<kStages - 2> finds one group in flight and
+# lands nothing.
+wb_wrong_kernel(refill_guard_skips_the_empty_commit
+  STEP 4
+  FIND "    load_stage(k_tile + kStages - 1, (k_tile + kStages - 1) % kStages);\n    const float* smem_a_stage"
+  REPLACE "    if (k_tile + kStages - 1 < k_tiles) load_stage(k_tile + kStages - 1, (k_tile + kStages - 1) % kStages);\n    const float* smem_a_stage"
+  EXPECT "step 4.*Likely cause: thread \\([0-9]+, 0\\)'s wait<1>, after its [0-9]+ commits, landed nothing.*The loop's commits stopped before its waits did")
+
+# Step 5 without the barrier after the prologue's wait: a wait lands only its own
+# thread's copies, and the first fragments are read before the others have issued theirs.
+wb_wrong_kernel(prologue_barrier_missing
+  STEP 5
+  FIND "  wb::cp_async_wait<kStages - 1>();  // tile 0 has landed\n  __syncthreads();\n"
+  REPLACE "  wb::cp_async_wait<kStages - 1>();  // tile 0 has landed\n"
+  EXPECT "step 5.*Likely cause: thread \\([0-9]+, 0\\) issued its copy into the stage in its commit group [1-3], one of the prologue's.*the __syncthreads\\(\\) after the prologue's wait")
+
+# Step 5's next stage not wrapped: at the last kk of stage kStages - 1 the fragments of
+# the next tile are read from stage kStages, past the end of smem_a.
+wb_wrong_kernel(next_stage_not_wrapped
+  STEP 5
+  FIND "        next_stage = (k_tile + 1) % kStages;"
+  REPLACE "        next_stage = stage + 1;"
+  EXPECT "step 5.*Likely cause: block \\([0-9]+, [0-9]+\\)'s thread [0-9]+ read A's fragment at float [0-9]+ of smem_a, which holds 3 stages.*a stage counter moved on without wrapping around")

@@ -274,3 +274,10 @@ wb_wrong_kernel(weights_loop_stepped_by_one
   FIND "  for (int k = threadIdx.x; k < Width; k += kThreads) smem_weights[k] = gmem_weights[k];"
   REPLACE "  for (int k = threadIdx.x; k < Width; ++k) smem_weights[k] = gmem_weights[k];"
   EXPECT "step 3.*Likely cause: thread \\(0, 0\\) stored smem_weights\\[1\\], which thread \\(1, 0\\) stores as its own: the weights' loop gives one weight to several threads")
+
+# The streamed steps' window loop one tap short: every output lacks its last product.
+wb_wrong_kernel(window_loop_one_tap_short
+  STEP 2
+  FIND "  for (int k = 0; k < Width; ++k) {\n    const float weight = smem_weights[k];"
+  REPLACE "  for (int k = 0; k < Width - 1; ++k) {\n    const float weight = smem_weights[k];"
+  EXPECT "step 2.*Likely cause: every output is the convolution without its last tap")

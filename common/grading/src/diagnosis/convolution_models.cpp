@@ -6,6 +6,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "wb/grading/diagnosis/byte_counts.hpp"
 #include "wb/grading/diagnosis/in_flight.hpp"
@@ -631,6 +632,26 @@ void add_convolution_findings(Diagnosis& diagnosis, const ConvolutionRun& run) {
         "the weights are applied in reverse order: output[i] pairs input[i + k - halo] with weights[k] "
         "(as the seed defines it), not with weights[width - 1 - k].",
         [&run] { return convolution_reference(run.input, run.weights, 0, true); });
+  }
+  // A window loop one tap short, at either end: every output lacks that tap's product (a
+  // weight never stored would be poison in the sum, which weights_not_stored reads).
+  if (width > 1) {
+    for (const bool last : {true, false}) {
+      const int tap = last ? width - 1 : 0;
+      diagnosis.model(
+          "every output is the convolution without its " + std::string(last ? "last" : "first") + " tap, weights[" +
+              std::to_string(tap) + "] x input[i " + (last ? "+ " : "- ") + std::to_string(halo) +
+              "]: the window loop " +
+              (last ? "stops one short (k < width - 1, or a bound of the halo where 2 * halo + 1 taps are meant)"
+                    : "starts at 1 (a count from 1 where k runs from 0)") +
+              ". Each output sums " + std::to_string(width) + " products, k = 0 to " + std::to_string(width - 1) +
+              ", of smem_span[t + k] and weights[k].",
+          [&run, tap] {
+            std::vector<float> without = run.weights;
+            without[static_cast<std::size_t>(tap)] = 0.0f;
+            return convolution_reference(run.input, without, 0);
+          });
+    }
   }
   // Last: the shifts above reproduce whole runs of other starts too, and name their index.
   diagnosis.finding([evidence] { return evidence->tiles_from_other_starts(); });

@@ -203,6 +203,37 @@ std::string walk_off_its_steps(const Fault& fault, const FaultedArray& array) {
                          " (rows / " + std::to_string(scale) + " is meant there)");
     }
   }
+  // Each column's walk starting where the column before ended: a pointer (or index)
+  // advanced in the row loop and never set back for the next column, so the element
+  // lies the rows walked in the earlier columns further on, in the array's flat order.
+  const long long rows_per_column =
+      read->start.first_row < read->valid_rows
+          ? (read->valid_rows - read->start.first_row + array.row_step - 1) / array.row_step
+          : 0;
+  const long long columns_before = rows_per_column > 0 ? static_cast<long long>(read->walked) / rows_per_column : 0;
+  const long long rows = array.shape.rows;
+  if (columns_before > 0 && local.row + local.col * rows ==
+                                meant->row + meant->col * rows + columns_before * rows_per_column * array.row_step) {
+    readings.push_back("its row loop carries on from where the column before it ended: each column's walk starts " +
+                       std::to_string(rows_per_column * array.row_step) + " elements (the " +
+                       std::to_string(rows_per_column) + " rows it walked, steps of " +
+                       std::to_string(array.row_step) + ") further than the last, as a pointer or index advanced "
+                       "in the row loop and not set back for the next column does: start each column from its "
+                       "own first element (a copy of the pointer, or the index computed afresh)");
+    // The walk of a whole tile's column is the tile's rows: where the block's row origin
+    // (or whole origin) is as far, that origin counted twice reaches the same element.
+    const Element origin = tile_origin(fault, array);
+    const long long drift = columns_before * rows_per_column * array.row_step;
+    for (const Element extra : {origin, Element{origin.row, 0}, Element{0, origin.col}}) {
+      const long long extra_flat = extra.row + extra.col * rows;
+      if (extra_flat == 0 || extra_flat != drift) continue;
+      readings.push_back(std::string("the tile's ") +
+                         (extra.row != 0 && extra.col != 0 ? "origin" : extra.row != 0 ? "row origin" : "column origin") +
+                         " " + pair_text(extra.row, extra.col) + " is counted twice, in an index that already counts "
+                         "from the tile's first element (its earlier reads then left the tile too, inside the array)");
+      break;
+    }
+  }
   if (readings.empty() || readings.size() > 2) return "";
   const std::string observed = "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
                                pair_text(fault.thread[0], fault.thread[1]) + " read element (" +
@@ -423,19 +454,35 @@ std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& ar
   if (one_past_the_tile(local, array)) {
     const bool row_past = local.row == shape.tile_rows;
     const long long last = row_past ? shape.tile_rows - 1 : shape.tile_cols - 1;
+    // Where the step gives the thread's walk, a bound one past lets the walk on to the
+    // element its steps reach next, in either loop order; an element elsewhere (another
+    // column's row one past) came from an index off the walk, not from the bound.
+    bool bound_possible = true;
+    if (const std::optional<WalkedRead> read = walked_read(fault, array)) {
+      const long long row_bound = read->valid_rows + (row_past ? 1 : 0);
+      const long long col_bound = read->valid_cols + (row_past ? 0 : 1);
+      bound_possible = false;
+      for (const bool rows_outside : {false, true}) {
+        bound_possible = bound_possible || walk_reaches(read->start, array.row_step, array.col_step, row_bound,
+                                                        col_bound, read->local, read->walked, rows_outside);
+      }
+    }
     // The ways there: a bound one past; the origin counted twice, where the block's origin
     // is not 0 along that side (at 0 it adds nothing); the tile's two bounds exchanged,
     // where the side run past is the tile's shorter one (the other bound lets it on).
     const bool origin_possible = row_past ? origin.row != 0 : origin.col != 0;
     const bool exchanged_possible = row_past ? shape.tile_rows < shape.tile_cols : shape.tile_cols < shape.tile_rows;
-    std::string ways = "a loop bound one past the tile (`<=` where `<` is meant)";
-    if (origin_possible) {
-      ways += std::string(exchanged_possible ? ", " : " or ") + "the tile's origin added to an index that already "
-              "counts from it";
-    }
+    std::vector<std::string> found;
+    if (bound_possible) found.push_back("a loop bound one past the tile (`<=` where `<` is meant)");
+    if (origin_possible) found.push_back("the tile's origin added to an index that already counts from it");
     if (exchanged_possible) {
-      ways += std::string(" or the two loops' bounds exchanged (the ") + (row_past ? "rows" : "columns") +
-              " bounded by the tile's " + (row_past ? "columns (valid_cols)" : "rows (valid_rows)") + ")";
+      found.push_back(std::string("the two loops' bounds exchanged (the ") + (row_past ? "rows" : "columns") +
+                      " bounded by the tile's " + (row_past ? "columns (valid_cols)" : "rows (valid_rows)") + ")");
+    }
+    if (found.empty()) return "";
+    std::string ways;
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      ways += (i == 0 ? "" : i + 1 == found.size() ? " or " : ", ") + found[i];
     }
     return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
            pair_text(fault.thread[0], fault.thread[1]) + " " + (fault.write ? "wrote" : "read") + " element " +
@@ -603,6 +650,45 @@ std::string wait_leaves_too_many(const Fault& fault, int step_wait, int prologue
          std::to_string(step_wait) + ">: it lands the oldest group, the " + buffer +
          " about to be read, and leaves the newer ones in flight (N is how many may still travel, not how many "
          "the ring holds).";
+}
+
+std::string commits_stopped_before_the_waits(const Fault& fault, int step_wait, int prologue_commits,
+                                             const std::string& buffer) {
+  if (!fault.racing_copy || step_wait <= 0 || prologue_commits <= 0) return "";
+  const RacingCopy& copy = *fault.racing_copy;
+  const int wait = copy.writer_idle_wait;
+  const unsigned long long committed = copy.writer_commits_at_idle_wait;
+  // The step's own wait, after the loop had committed some groups of its own: the commits
+  // were there, then stopped while the waits went on.
+  if (wait != step_wait || committed <= static_cast<unsigned long long>(prologue_commits)) return "";
+  return thread_text(copy.writer) + "'s wait<" + std::to_string(wait) + ">, after its " + std::to_string(committed) +
+         " commits, landed nothing: no more than " + std::to_string(wait) + " group" + (wait == 1 ? " was" : "s were") +
+         " in flight, where the step keeps " + std::to_string(wait + 1) + " there at each wait, so the " + buffer +
+         " read after it was still travelling. The loop's commits stopped before its waits did: a refill skipped "
+         "where no tile is left (a guard around the load, or the commit inside its if) commits no group, and each "
+         "wait<" + std::to_string(wait) + "> after it counts one group short. Commit a group every iteration, an "
+         "empty one past the last tile, so that wait<" + std::to_string(wait) + "> always lands the " + buffer +
+         " about to be read.";
+}
+
+std::string prologue_read_before_the_barrier(const Fault& fault, int prologue_commits, const std::string& buffer) {
+  if (!fault.racing_copy || prologue_commits <= 0 || !fault.write) return "";
+  const RacingCopy& copy = *fault.racing_copy;
+  if (copy.landed_after_the_barrier) return "";
+  // The copy came after the read (the fault is the copy's write), in a group of the
+  // writer's prologue, while the reader had committed its whole prologue: no barrier stood
+  // between the prologue's copies and the first reads, for a barrier there waits until
+  // every thread has issued them.
+  if (copy.group >= static_cast<unsigned long long>(prologue_commits) ||
+      copy.reader_commits < static_cast<unsigned long long>(prologue_commits)) {
+    return "";
+  }
+  return thread_text(fault.thread) + " issued its copy into the " + buffer + " in its commit group " +
+         std::to_string(copy.group + 1) + ", one of the prologue's, after another thread had read that word: the "
+         "reader had committed its " + std::to_string(copy.reader_commits) + " groups, waited, and read the first "
+         "tile while this thread had not yet issued its part of it. A wait lands only its own thread's copies; "
+         "the __syncthreads() after the prologue's wait, before the first reads, makes the others' visible too, "
+         "and it is missing there.";
 }
 
 std::string operand_index_row_major(const Fault& fault, const FaultedArray& operand) {

@@ -1,5 +1,6 @@
 #include "wb/grading/diagnosis/shared_overruns.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -78,6 +79,37 @@ std::string vector_pointer_indexed_in_floats(const Fault& fault, const FragmentR
     }
   }
   return "";
+}
+
+std::string stage_index_not_wrapped(const Fault& fault, const FragmentReads& reads) {
+  if (!fault.shared_overrun || fault.write || !reads.rows || reads.stages < 2) return "";
+  const SharedOverrun& overrun = *fault.shared_overrun;
+  if (overrun.array != reads.array) return "";
+  const long long stage_floats = static_cast<long long>(reads.column_stride) * reads.columns;
+  if (stage_floats <= 0 || overrun.word / stage_floats != reads.stages) return "";
+  // Where the thread's fragments lie in a stage: every row it reads at every kk.
+  const unsigned thread = fault.thread[0];
+  const std::vector<long long> offsets = read_orders(reads, reads.rows(thread)).front();
+  const auto a_fragment = [&](long long word) {
+    return word / stage_floats == reads.stages &&
+           std::find(offsets.begin(), offsets.end(), word % stage_floats) != offsets.end();
+  };
+  if (!a_fragment(overrun.word)) return "";
+  // The same instruction's earlier reads in that stage past the last fit too.
+  for (const long long word : overrun.earlier_words) {
+    if (word / stage_floats == reads.stages && !a_fragment(word)) return "";
+  }
+  const long long offset = overrun.word % stage_floats;
+  const long long kk = offset / reads.column_stride, row = offset % reads.column_stride;
+  const std::string stages = std::to_string(reads.stages);
+  return "block (" + std::to_string(fault.block[0]) + ", " + std::to_string(fault.block[1]) + ")'s thread " +
+         std::to_string(thread) + " read " + reads.operand + "'s fragment at float " + std::to_string(overrun.word) +
+         " of " + reads.array + ", which holds " + stages + " stages of " + std::to_string(stage_floats) +
+         " floats: that is float " + std::to_string(offset) + " (row " + std::to_string(row) + ", column " +
+         std::to_string(kk) + ", one of this thread's own fragments) of stage " + stages + ", where the stages run "
+         "from 0 to " + std::to_string(reads.stages - 1) + ". The read's stage index reached " + stages +
+         ": a stage counter moved on without wrapping around (stage + 1 where (stage + 1) % kStages is meant, "
+         "or a tile's index where tile % kStages is).";
 }
 
 }  // namespace wb::grading

@@ -88,6 +88,19 @@ std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& ar
 // `buffer`: what the step's groups fill ("stage", "buffer").
 std::string wait_leaves_too_many(const Fault& fault, int step_wait, int prologue_commits, const std::string& buffer);
 
+// The same race where the copying thread's first idle wait was the step's own wait<N>,
+// after more commits than the prologue's: the loop committed groups, then stopped while
+// its waits went on (a refill past the last tile skipped with its commit), so that wait
+// found N or fewer in flight and landed none ("" otherwise).
+std::string commits_stopped_before_the_waits(const Fault& fault, int step_wait, int prologue_commits,
+                                             const std::string& buffer);
+
+// A race in which a copy of the writer's prologue (one of its first `prologue_commits`
+// groups) was issued after another thread, past its whole prologue, had read its word
+// (Fault::racing_copy): no barrier stands between the prologue's wait and the first reads
+// ("" otherwise).
+std::string prologue_read_before_the_barrier(const Fault& fault, int prologue_commits, const std::string& buffer);
+
 // Two threads' copies wrote one shared word between two barriers (Fault::overlap), both
 // from `array`: the elements they brought say which index is wrong. The same element: the
 // threads' (row, col) overlap (the loop's steps, or the coordinates taken from threadIdx).

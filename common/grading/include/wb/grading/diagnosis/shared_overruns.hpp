@@ -21,6 +21,7 @@ struct FragmentReads {
   int columns = 0;          // the stage's columns (the k-tile)
   int vector = 4;           // floats per read
   std::function<std::vector<int>(unsigned thread)> rows;  // each read's first row, per kk
+  int stages = 1;           // the stages `array` holds, one after another
 };
 
 // A vector read past the end of `reads.array` whose word, and the thread's earlier words
@@ -28,5 +29,10 @@ struct FragmentReads {
 // read (from a stage's start), where the offsets themselves do not fit: a float offset
 // used as an index of a pointer to vectors, which moves `vector` floats per step ("" else).
 std::string vector_pointer_indexed_in_floats(const Fault& fault, const FragmentReads& reads);
+
+// A read past the end of a ring of `reads.stages` stages that lies in the stage after the
+// last, at the offset of one of the thread's own fragments there: the stage index ran to
+// kStages, one past the last, not wrapped around ("" else).
+std::string stage_index_not_wrapped(const Fault& fault, const FragmentReads& reads);
 
 }  // namespace wb::grading
