@@ -227,3 +227,11 @@ wb_wrong_kernel(row_loop_one_step_ahead
   FIND "    for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);"
   REPLACE "    for (int i = 1; i <= kTileRows / kThreadRows; ++i) {\n      const int row = thread_coord.row + i * kThreadRows;\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);"
   EXPECT "step 1.*Likely cause: .*its row loop is one step \\(32\\) ahead")
+
+# The shared index written row-major on the column-major tile: it stays inside the tile,
+# and the store, through the step's layout, reads each word back column-major.
+wb_wrong_kernel(shared_index_row_major
+  STEP 1
+  FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);"
+  REPLACE "      wb::cp_async(&smem_tile[row * kTileCols + col], &gmem_tile_in[gmem_layout(row, col)]);"
+  EXPECT "step 1.*Likely cause: each wrong element holds the input element that the tile's shared copy puts at its word with the other order.*written into shared memory row-major \\(row \\* 16 \\+ col\\) and read back column-major")

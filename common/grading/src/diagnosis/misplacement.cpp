@@ -212,6 +212,40 @@ std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const Ar
              "or the other way round.";
     }
   }
+  // A tile's shared copy indexed row-major on one side and column-major on the other: the
+  // word (r, c) is read from (its column-major offset, r + c * rows) holds the element whose
+  // row-major offset (r' * cols + c') is that, or the other way round. Within whole tiles.
+  if (sources_known) {
+    const int tile_rows = input.tile_rows, tile_cols = input.tile_cols;
+    for (const bool written_row_major : {true, false}) {
+      const auto source_in_tile = [&](int r, int c) {
+        const long long word = written_row_major ? linear(r, c, tile_rows) : static_cast<long long>(r) * tile_cols + c;
+        return written_row_major ? std::make_pair(static_cast<int>(word / tile_cols), static_cast<int>(word % tile_cols))
+                                 : std::make_pair(static_cast<int>(word % tile_rows), static_cast<int>(word / tile_rows));
+      };
+      if (tile_rows == tile_cols || !all_fit(misplaced, [&](const Misplaced& m) {
+            const Origin start = tile_origin(m.expected_source_row, m.expected_source_col, input, false);
+            if (start.row + tile_rows > input.rows || start.col + tile_cols > input.cols) return false;
+            const auto [r, c] = source_in_tile(m.expected_source_row - start.row, m.expected_source_col - start.col);
+            return m.source_row == start.row + r && m.source_col == start.col + c;
+          })) {
+        continue;
+      }
+      const Origin start = tile_origin(first.expected_source_row, first.expected_source_col, input, false);
+      const int r = first.expected_source_row - start.row, c = first.expected_source_col - start.col;
+      const auto [source_r, source_c] = source_in_tile(r, c);
+      const std::string row_major = "row * " + std::to_string(tile_cols) + " + col";
+      const std::string col_major = "row + col * " + std::to_string(tile_rows);
+      return "each wrong element holds the input element that the tile's shared copy puts at its word with the "
+             "other order: " + pair_text(first.row, first.col) + " holds the input's " +
+             pair_text(first.source_row, first.source_col) + ", element " + pair_text(source_r, source_c) +
+             " of its " + std::to_string(tile_rows) + "x" + std::to_string(tile_cols) + " tile, where element " +
+             pair_text(r, c) + " is meant. The tile is written into shared memory " +
+             (written_row_major ? "row-major (" + row_major + ")" : "column-major (" + col_major + ")") +
+             " and read back " + (written_row_major ? "column-major (" + col_major + ")" : "row-major (" + row_major + ")") +
+             ": both sides index the tile through one layout (the step's, column-major: row + col * its stride).";
+    }
+  }
   if (sources_known) {
     const int ld = leading_dimension(
         input.rows, [&](const Misplaced& m) { return linear(m.source_row, m.source_col, input.rows); },
