@@ -98,45 +98,63 @@ int main() {
                 wb::device_description().c_str(), memcpy_gbs);
     gmem_out.poison();
     const double copy_gbs = gbs(wb::median_milliseconds(copy, 5, 50));
+    // Each step's bytes in flight, asked right after its runs (the next launch replaces the record).
+    const auto in_flight = [&](const char* what, int floats) {
+      return wb::grading::bytes_in_flight(what, static_cast<double>(floats) * sizeof(float), memcpy_gbs);
+    };
+    const std::string copy_in_flight = in_flight("its tile, all copies issued before the wait", ch07::kTileRows * ch07::kTileCols);
     const bool copy_ok = copy_correct(input, gmem_out.download());
     std::printf("  step 1, cg::memcpy_async copy            %6.0f GB/s  %5.1f%% of cudaMemcpy D2D  %s\n", copy_gbs,
                 100.0 * copy_gbs / memcpy_gbs, copy_ok ? "result correct" : "RESULT WRONG: run check-chapter7 first");
+    std::printf("%s", copy_in_flight.c_str());
     gmem_out.poison();
     const double halo_gbs = gbs(wb::median_milliseconds([&] { convolve(ch06::convolve_double_buffered); }, 5, 50));
+    const std::string halo_in_flight =
+        in_flight("the next tile's span, while this one is computed", ch06::kStreamTile + 2 * ch06::kHalo);
     const bool halo_ok = convolution_correct(input, weights, gmem_out.download());
     gmem_out.poison();
     const double pipeline_gbs = gbs(wb::median_milliseconds([&] { convolve(ch07::convolve_pipelined); }, 5, 50));
+    const std::string pipeline_in_flight = in_flight("the next tile's span, while this one is computed", ch07::kSpan);
     const bool pipeline_ok = convolution_correct(input, weights, gmem_out.download());
     std::printf("  chapter 6, step 2 (reference)           %6.0f GB/s  %5.1f%% of cudaMemcpy D2D  %s\n", halo_gbs,
                 100.0 * halo_gbs / memcpy_gbs, halo_ok ? "result correct" : "RESULT WRONG");
+    std::printf("%s", halo_in_flight.c_str());
     std::printf("  step 2, cuda::pipeline convolution      %6.0f GB/s  %5.1f%% of cudaMemcpy D2D, %5.1f%% of "
                 "chapter 6's  %s\n",
                 pipeline_gbs, 100.0 * pipeline_gbs / memcpy_gbs, 100.0 * pipeline_gbs / halo_gbs,
                 pipeline_ok ? "result correct" : "RESULT WRONG: run check-chapter7 first");
+    std::printf("%s", pipeline_in_flight.c_str());
     if (std::string no_hopper; !wb::hopper_available(&no_hopper)) {
       std::printf("  steps 3 and 4, Hopper's bulk copies and TMA: skipped: %s\n", no_hopper.c_str());
       return copy_ok && halo_ok && pipeline_ok ? 0 : 1;
     }
     gmem_out.poison();
     const double bulk_gbs = gbs(wb::median_milliseconds(bulk_copy, 5, 50));
+    const std::string bulk_in_flight = in_flight("its stages' tiles, at most", ch07::kStages * ch07::kBulkTile);
     const bool bulk_ok = copy_correct(input, gmem_out.download());
     std::printf("  step 3, bulk copies on a cuda::barrier   %6.0f GB/s  %5.1f%% of cudaMemcpy D2D  %s\n", bulk_gbs,
                 100.0 * bulk_gbs / memcpy_gbs, bulk_ok ? "result correct" : "RESULT WRONG: run check-chapter7 first");
+    std::printf("%s", bulk_in_flight.c_str());
     const double transpose_bytes = 2.0 * transpose_rows * transpose_cols * sizeof(float);
     const auto transpose_gbs = [&](double ms) { return transpose_bytes / ms / 1e6; };
     gmem_out.poison();
     const double padded_gbs = transpose_gbs(wb::median_milliseconds([&] { transpose(ch03::transpose_padded); }, 5, 50));
+    const std::string padded_in_flight =
+        in_flight("its tile, loaded before it is stored", ch03::kTileRows * ch03::kTileCols);
     const bool padded_ok = transpose_correct(input, gmem_out.download(), transpose_rows, transpose_cols);
     gmem_out.poison();
     const double tma_gbs = transpose_gbs(wb::median_milliseconds([&] { transpose(ch07::transpose_tma); }, 5, 50));
+    const std::string tma_in_flight = in_flight("its box, loaded before it is stored", ch07::kBoxRows * ch07::kBoxCols);
     const bool tma_ok = transpose_correct(input, gmem_out.download(), transpose_rows, transpose_cols);
     std::printf("  %dx%d transpose:\n", transpose_rows, transpose_cols);
     std::printf("  chapter 3, step 3 (reference)           %6.0f GB/s  %5.1f%% of cudaMemcpy D2D  %s\n", padded_gbs,
                 100.0 * padded_gbs / memcpy_gbs, padded_ok ? "result correct" : "RESULT WRONG");
+    std::printf("%s", padded_in_flight.c_str());
     std::printf("  step 4, TMA transpose                    %6.0f GB/s  %5.1f%% of cudaMemcpy D2D, %5.1f%% of "
                 "chapter 3's  %s\n",
                 tma_gbs, 100.0 * tma_gbs / memcpy_gbs, 100.0 * tma_gbs / padded_gbs,
                 tma_ok ? "result correct" : "RESULT WRONG: run check-chapter7 first");
+    std::printf("%s", tma_in_flight.c_str());
     return copy_ok && halo_ok && pipeline_ok && bulk_ok && padded_ok && tma_ok ? 0 : 1;
   } catch (const wb::Error& error) {
     std::printf("  stopped: %s\n  Run check-chapter7 first: every step must pass before its speed means "

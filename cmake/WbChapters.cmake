@@ -42,6 +42,10 @@ set(WB_BENCH_SCRIPT "${PROJECT_SOURCE_DIR}/common/tools/bench_chapter.sh")
 set(WB_TOOLS_DIR "${PROJECT_SOURCE_DIR}/common/tools")
 # Where the learner's tools keep their full outputs (the reports they summarise).
 set(WB_TOOL_LOGS "${PROJECT_BINARY_DIR}/logs")
+# Where make probe-memory leaves this GPU's DRAM latency, which the benches read to say how
+# many bytes each SM needs in flight.
+set(WB_PROBE_FILE "${WB_TOOL_LOGS}/memory_probe.txt")
+file(MAKE_DIRECTORY "${WB_TOOL_LOGS}")
 
 # The learner's half-done file must build: unused set-up variables and parameters (a
 # function whose whole body is a hole) are expected there, and a mistake the compiler
@@ -619,7 +623,7 @@ function(wb_chapter_bench bench beside cublas)
       if(cublas AND backend STREQUAL "cuda")
         target_link_libraries(${exe} PRIVATE CUDA::cublas)
       endif()
-      target_compile_definitions(${exe} PRIVATE "WB_BENCH_VARIANT=\"${variant}\"")
+      target_compile_definitions(${exe} PRIVATE "WB_BENCH_VARIANT=\"${variant}\"" "WB_PROBE_FILE=\"${WB_PROBE_FILE}\"")
       list(APPEND bench_exes ${exe})
     endforeach()
   endforeach()

@@ -85,5 +85,14 @@ int main() {
               in_flight * 1e-6, in_flight * 1e-3 / multiprocessors);
   std::printf("  e.g. a block keeping 16 KB of copies in flight needs %.1f such blocks resident on each SM\n",
               in_flight / multiprocessors / 16384.0);
+  // The latency for the benches, which say beside each memory-bound step what its SMs have
+  // in flight against what this GPU needs (the bandwidth they measure in their own run).
+  if (std::FILE* saved = std::fopen(WB_PROBE_FILE, "w")) {
+    std::fprintf(saved, "latency_ns %.1f\n%s\n", latency_ns, wb::device_description().c_str());
+    std::fclose(saved);
+    std::printf("  (the latency is saved in %s, where the chapters' benches read it)\n", WB_PROBE_FILE);
+  } else {
+    std::printf("  (could not save the latency in %s: the benches will not say what this GPU needs)\n", WB_PROBE_FILE);
+  }
   return 0;
 }

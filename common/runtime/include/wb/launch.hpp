@@ -70,7 +70,22 @@ namespace detail {
 void check_launch();
 void raise_shared_limit(const void* kernel, std::size_t shared_bytes);
 int resident_blocks(const void* kernel, int block_threads, std::size_t shared_bytes);
+void note_launch(const void* kernel, dim3 grid, dim3 block, std::size_t shared_bytes);
 }  // namespace detail
+
+/// The last wb::launch of this process on the GPU: which kernel, its grid and block, and
+/// how many of its blocks each SM holds at once (registers, shared memory and threads
+/// allowing) and how many SMs the GPU has. A bench reads it after running a step, to
+/// say how many bytes the step keeps in flight on each SM. `kernel` is null before any.
+struct LaunchRecord {
+  const void* kernel = nullptr;
+  dim3 grid{0, 0, 0};
+  dim3 block{0, 0, 0};
+  std::size_t shared_bytes = 0;
+  int blocks_per_sm = 0;
+  int multiprocessors = 0;
+};
+LaunchRecord last_launch();
 
 /// How many blocks of `kernel` the whole GPU runs at once (blocks an SM holds, from the
 /// kernel's registers and shared memory, times the SMs): the grid of a kernel whose
@@ -108,6 +123,7 @@ void launch(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t shared
   if (raise_limit) detail::raise_shared_limit(reinterpret_cast<const void*>(kernel), shared_bytes);
   kernel<<<grid, block, shared_bytes>>>(std::forward<Args>(args)...);
   detail::check_launch();
+  detail::note_launch(reinterpret_cast<const void*>(kernel), grid, block, shared_bytes);
 }
 #endif
 

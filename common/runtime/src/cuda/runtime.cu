@@ -104,7 +104,34 @@ int resident_blocks(const void* kernel, int block_threads, std::size_t shared_by
   return known[key] = std::max(1, multiprocessors * per_multiprocessor);
 }
 
+namespace {
+LaunchRecord& launch_record() {
+  static LaunchRecord record;
+  return record;
+}
+}  // namespace
+
+void note_launch(const void* kernel, dim3 grid, dim3 block, std::size_t shared_bytes) {
+  LaunchRecord& record = launch_record();
+  record.kernel = kernel;
+  record.grid = grid;
+  record.block = block;
+  record.shared_bytes = shared_bytes;
+}
+
 }  // namespace detail
+
+LaunchRecord last_launch() {
+  LaunchRecord record = detail::launch_record();
+  if (record.kernel == nullptr) return record;
+  int device = 0;
+  WB_CUDA_CHECK(cudaGetDevice(&device));
+  WB_CUDA_CHECK(cudaDeviceGetAttribute(&record.multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  const int threads = static_cast<int>(record.block.x * record.block.y * record.block.z);
+  record.blocks_per_sm =
+      detail::resident_blocks(record.kernel, threads, record.shared_bytes) / std::max(1, record.multiprocessors);
+  return record;
+}
 
 void synchronize() { WB_CUDA_CHECK(cudaDeviceSynchronize()); }
 

@@ -27,6 +27,41 @@ double memcpy_d2d_gbs(const DeviceBuffer<T>& from, DeviceBuffer<T>& to) {
       [&] { WB_CUDA_CHECK(cudaMemcpy(to.data(), from.data(), from.bytes(), cudaMemcpyDeviceToDevice)); }, 5, 50);
   return 2.0 * static_cast<double>(from.bytes()) / ms / 1e6;
 }
+
+// Little's law for the step just timed (wb::last_launch()), as a line for the bench's
+// table: the bytes each of its blocks keeps travelling at once (`per_block`, from its tile
+// or stages, said in `what`), times the blocks an SM holds at once, beside what this GPU
+// needs on each SM: its bandwidth per SM (`memcpy_gbs`, this run's cudaMemcpy) times the
+// DRAM latency that make probe-memory measured on it and saved (WB_PROBE_FILE). Without
+// that file the need is not guessed. Ask right after the step's runs: the next launch
+// replaces the record.
+inline std::string bytes_in_flight(const char* what, double per_block, double memcpy_gbs) {
+  const LaunchRecord launch = last_launch();
+  if (launch.kernel == nullptr || launch.multiprocessors == 0) return "";
+  const double per_sm = per_block * launch.blocks_per_sm;
+  char line[512];
+  std::snprintf(line, sizeof line, "      in flight: %.1f KB a block (%s) x %d blocks an SM = %.1f KB per SM", per_block / 1024.0,
+                what, launch.blocks_per_sm, per_sm / 1024.0);
+  std::string text = line;
+  double latency_ns = 0.0;
+  std::string device;
+#ifdef WB_PROBE_FILE
+  if (std::FILE* saved = std::fopen(WB_PROBE_FILE, "r")) {
+    char name[256] = {};
+    if (std::fscanf(saved, "latency_ns %lf\n%255[^\n]", &latency_ns, name) < 1) latency_ns = 0.0;
+    device = name;
+    std::fclose(saved);
+  }
+#endif
+  if (latency_ns <= 0.0 || device != device_description()) {
+    return text + "; what this GPU needs: run make probe-memory once (it measures the latency)\n";
+  }
+  const double per_sm_bandwidth = memcpy_gbs * 1e9 / launch.multiprocessors;  // bytes a second
+  const double needed = per_sm_bandwidth * latency_ns * 1e-9;
+  std::snprintf(line, sizeof line, "; this GPU needs %.1f KB (%.1f GB/s an SM x %.0f ns idle latency): %.1f times that\n",
+                needed / 1024.0, per_sm_bandwidth * 1e-9, latency_ns, per_sm / needed);
+  return text + line;
+}
 #endif
 
 }  // namespace wb::grading
