@@ -87,6 +87,11 @@ void grade_shapes(const Step& step, CopyFunction copy,
       // On whole tiles: in a partial one some lanes stop a row early, their next copies
       // join the next column's requests, and the simulator's requests are approximate.
       if (technique && whole_tiles) {
+        technique = wb::grading::every_thread_copies(
+            stats, "The thread layout (32,8) gives each of the 256 threads 8 elements of the tile: rows 32 apart "
+                   "(kThreadRows) and columns 8 apart (kThreadCols), from its thread_coord.");
+      }
+      if (technique && whole_tiles) {
         technique = wb::grading::within_the_ideal(
             stats, wb::sim::AccessKind::cp_async_read,
             "the copies read global memory scattered. A warp's k-th copies should read 32 "

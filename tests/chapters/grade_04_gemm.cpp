@@ -241,6 +241,26 @@ std::string figure(double value) {
             "then wait.";
 }
 
+// Step 5 waits and meets the block once a (128,16) k-tile, at its last kk, and once after
+// its prologue (and waits once more at the end): a wait and a barrier at every kk stop
+// every warp's FMAs sixteen times a k-tile for what one stop does.
+::testing::AssertionResult one_wait_and_barrier_a_deep_k_tile(const wb::sim::LaunchStats& stats,
+                                                              const GemmShape& shape) {
+  const int k_tiles = k_tiles_of(shape, ch04::kDeepTileK);
+  const auto per = [](std::uint64_t count, std::uint64_t of) {
+    return of == 0 ? 0.0 : static_cast<double>(count) / static_cast<double>(of);
+  };
+  const double barriers = per(stats.barriers, stats.blocks), waits = per(stats.waits, stats.threads);
+  if (barriers <= k_tiles + 1.5 && waits <= k_tiles + 2.5) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << "each block met " << figure(barriers) << " barriers, and each thread waited " << figure(waits)
+         << " times, for " << k_tiles << " k-tiles of 16 columns: step 5 waits and meets the block once a k-tile, "
+            "at its last kk (wait<kStages - 2>, __syncthreads(), then the refill), and once after the prologue ("
+         << k_tiles + 1 << " barriers, " << k_tiles + 2
+         << " waits with the last wait<0>). A wait and a barrier at every kk stop every warp's FMAs at each "
+            "column, which the deeper k-tile exists to spare.";
+}
+
 // The pipeline's overlap (wb/grading/technique.hpp), in this chapter's stages and k-tiles.
 ::testing::AssertionResult loads_overlap(const wb::sim::LaunchStats& stats, const GemmShape& shape,
                                          int tile_k = ch04::kTileK) {
@@ -417,6 +437,7 @@ TEST_F(Chapter4Gemm, Step5DoubleBufferedFragments) {
 #if WB_BACKEND_SIM
     check.technique = [shape](const wb::sim::LaunchStats& stats) {
       ::testing::AssertionResult technique = tiles_through_cp_async(stats, shape, ch04::kDeepTileK);
+      if (technique) technique = one_wait_and_barrier_a_deep_k_tile(stats, shape);
       if (technique) technique = loads_overlap(stats, shape, ch04::kDeepTileK);
       if (technique) technique = register_blocked(stats, shape, ch04::kDeepTileK);
       return technique;

@@ -97,6 +97,53 @@ std::string loop_steps_cause(const MovementCheck& check, const std::vector<float
          "whole tile, so that the threads cover it once.";
 }
 
+// Every wrong element, and no other, is the last valid row (or column) of its input tile:
+// a loop over that side of the tile stopped one short. Which loop, the poison says: shared
+// memory no copy filled (the copy in), or an output never stored (the stores).
+std::string last_row_or_column_missing(const MovementCheck& check, const std::vector<float>& input,
+                                       const std::vector<float>& output, bool transposed) {
+  const ArrayShape& shape = check.input;
+  const std::vector<double> reference = check.reference(input);
+  if (reference.size() != output.size()) return "";
+  const auto out_index = [&](int row, int col) {
+    return transposed ? static_cast<std::size_t>(col) + static_cast<std::size_t>(row) * shape.cols
+                      : static_cast<std::size_t>(row) + static_cast<std::size_t>(col) * shape.rows;
+  };
+  for (const bool rows : {true, false}) {
+    bool fits = true, any = false, all_stale = true, all_unwritten = true;
+    for (int col = 0; col < shape.cols && fits; ++col) {
+      for (int row = 0; row < shape.rows && fits; ++row) {
+        const int tile_row = row / shape.tile_rows * shape.tile_rows, tile_col = col / shape.tile_cols * shape.tile_cols;
+        const int last = rows ? std::min(shape.tile_rows, shape.rows - tile_row) - 1
+                              : std::min(shape.tile_cols, shape.cols - tile_col) - 1;
+        const bool on_the_side = (rows ? row - tile_row : col - tile_col) == last;
+        const float value = output[out_index(row, col)];
+        const bool wrong = static_cast<double>(value) != reference[out_index(row, col)];
+        if (wrong != on_the_side) fits = false;
+        if (wrong) {
+          any = true;
+          all_stale = all_stale && poison::matches(value, poison::Kind::stale);
+          all_unwritten = all_unwritten && poison::matches(value, poison::Kind::unwritten);
+        }
+      }
+    }
+    if (!fits || !any || (!all_stale && !all_unwritten)) continue;
+    const std::string side = rows ? "row" : "column";
+    const std::string valid = rows ? "valid_rows" : "valid_cols";
+    return "every wrong element is the last " + side + " of its input tile (" + side + " " + valid + " - 1: " +
+           (rows ? "row " + std::to_string(std::min(shape.tile_rows, shape.rows) - 1)
+                 : "column " + std::to_string(std::min(shape.tile_cols, shape.cols) - 1)) +
+           " of a whole tile" + (transposed ? std::string(", the last ") + (rows ? "column" : "row") +
+                                                  " of its output tile" : std::string()) +
+           "), in every tile, and every other element is right: " +
+           (all_stale ? "the copy into shared memory" : "the stores") + " stopped one " + side +
+           " short. A loop over the tile's " + side + "s bounded one short (`< " + valid +
+           " - 1`, or a count from 1 bounded with `<` where `<=` is meant): from 0, the loop runs " + side +
+           " < " + valid + ".";
+  }
+  return "";
+}
+
 }  // namespace
 
 void check_movement(const MovementCheck& check, const std::string& configuration) {
@@ -277,6 +324,7 @@ void check_movement(const MovementCheck& check, const std::string& configuration
   if (check.explain) diagnosis.finding([&] { return check.explain(output, input); });
   diagnosis.finding([&] { return nothing_written(output, "the output"); });
   diagnosis.finding([&] { return loop_steps_cause(check, input, output, transposed); });
+  diagnosis.finding([&] { return last_row_or_column_missing(check, input, output, transposed); });
   // A source size in elements where bytes are asked: the reference on the input so cut.
   if (check.uses_cp_async) {
     for (int bytes = 1; bytes <= 3; ++bytes) {

@@ -151,6 +151,16 @@ std::string describe_requests(const sim::LaunchStats& stats, sim::AccessKind kin
   return transactions_per_request_at_most(stats, kind, stats.of(kind).ideal_per_request() * 1.05, advice);
 }
 
+::testing::AssertionResult every_thread_copies(const sim::LaunchStats& stats, const std::string& advice) {
+  if (stats.threads_without_copies == 0 || stats.blocks == 0) return ::testing::AssertionSuccess();
+  const std::uint64_t block_threads = stats.threads / stats.blocks;
+  return ::testing::AssertionFailure()
+         << stats.threads_without_copies << " of the launch's " << stats.threads << " threads issued no cp.async ("
+         << one_decimal(static_cast<double>(stats.threads_without_copies) / static_cast<double>(stats.blocks))
+         << " of each block's " << block_threads << ", on average), though every tile was whole: the others copied "
+         << "their share too, in more copies each, from fewer warps. " << advice;
+}
+
 ::testing::AssertionResult lanes_per_request_at_least(const sim::LaunchStats& stats, sim::AccessKind kind,
                                                       double minimum, const std::string& advice) {
   const sim::RequestCounts& counts = stats.of(kind);

@@ -159,6 +159,7 @@ PendingCopy issue_copy(ThreadState& thread, void* shared_dst, const void* global
     kernel_fail_conflict(std::string(file) + ":" + std::to_string(line), what, conflict);
   }
   ++thread.global_accesses;  // after the race check, whose evidence counts the accesses before this one
+  ++thread.cp_async_issued;
   if (src_bytes > 0) {
     record_access(thread, src_address, copy_size, AccessKind::cp_async_read, pc);
   }

@@ -34,6 +34,7 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   copies_in_flight_at_waits += other.copies_in_flight_at_waits;
   copies_in_flight_after_waits += other.copies_in_flight_after_waits;
   copies_never_waited += other.copies_never_waited;
+  threads_without_copies += other.threads_without_copies;
   waits_with_uncommitted_copies += other.waits_with_uncommitted_copies;
   global_loads += other.global_loads;
   global_loads_while_copies_travel += other.global_loads_while_copies_travel;

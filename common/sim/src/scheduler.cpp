@@ -254,6 +254,7 @@ class BlockRunner {
       thread.copies.clear();
       thread.last_seen = LastSeen{};
       thread.global_accesses = 0;
+      thread.cp_async_issued = 0;
       thread.barrier_pc = nullptr;
       thread.barriers_passed.clear();
       thread.commits = thread.waits = thread.commits_at_last_wait = thread.commits_at_wait_before = 0;
@@ -331,6 +332,7 @@ class BlockRunner {
     std::uint64_t threads_with_pending = 0, pending = 0;
     for (unsigned i = 0; i < thread_count_; ++i) {
       const AsyncCopyQueue& copies = worker_.threads[i]->copies;
+      if (worker_.threads[i]->cp_async_issued == 0) ++worker_.stats.threads_without_copies;
       if (copies.not_performed() > 0) {
         ++threads_with_pending;
         pending += copies.not_performed();

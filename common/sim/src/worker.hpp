@@ -106,6 +106,7 @@ struct ThreadState {
   // Its accesses to device memory so far (loads, stores, cp.async sources), for a fault's
   // evidence (wb::Fault::earlier_accesses).
   unsigned long long global_accesses = 0;
+  std::uint32_t cp_async_issued = 0;  // its cp.async operations in this block
   // Its cp.async commit_group and wait_group calls in this block, with the commits at its
   // last two waits and the last wait's N: the evidence of an InFlightRead.
   std::uint32_t commits = 0;

@@ -235,3 +235,11 @@ wb_wrong_kernel(shared_index_row_major
   FIND "      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);"
   REPLACE "      wb::cp_async(&smem_tile[row * kTileCols + col], &gmem_tile_in[gmem_layout(row, col)]);"
   EXPECT "step 1.*Likely cause: each wrong element holds the input element that the tile's shared copy puts at its word with the other order.*written into shared memory row-major \\(row \\* 16 \\+ col\\) and read back column-major")
+
+# One thread a row: threads 0 to 127 copy a row's 16 columns each, threads 128 to 255
+# nothing. Every copy is still coalesced and the output right; half the block is idle.
+wb_wrong_kernel(half_the_threads_copy
+  STEP 1
+  FIND "  for (int col = thread_coord.col; col < kTileCols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }"
+  REPLACE "  if (threadIdx.x < kTileRows) {\n    for (int col = 0; col < kTileCols; ++col) {\n      wb::cp_async(&smem_tile[smem_layout(threadIdx.x, col)], &gmem_tile_in[gmem_layout(threadIdx.x, col)]);\n    }\n  }"
+  EXPECT "step 1.*[0-9]+ of the launch's [0-9]+ threads issued no cp.async \\(128.0 of each block's 256")

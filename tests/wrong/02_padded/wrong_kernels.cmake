@@ -192,3 +192,19 @@ wb_wrong_kernel(column_pointers_not_reset
   FIND "  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }"
   REPLACE "  float* dst_col = &smem_tile[smem_layout(thread_coord.row, thread_coord.col)];\n  const float* src_col = &gmem_tile_in[gmem_layout(thread_coord.row, thread_coord.col)];\n  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {\n      wb::cp_async(dst_col, src_col);\n      dst_col += kThreadRows;\n      src_col += kThreadRows;\n    }\n    dst_col += smem_layout(0, kThreadCols);\n    src_col += gmem_layout(0, kThreadCols);\n  }"
   EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\([0-9]+, 0\\) read element .* its row loop carries on from where the column before it ended")
+
+# The wait put before the copies it is meant for: it lands nothing, and after the copies
+# only the barrier stands.
+wb_wrong_kernel(wait_before_the_copies
+  STEP 1
+  FIND "  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n  wb::cp_async_wait_all();\n"
+  REPLACE "  wb::cp_async_wait_all();\n  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }\n"
+  EXPECT "step 1.*Likely cause: thread \\(0, 0\\) of block \\(0, 0\\) read, at .*, a word that its own cp.async was still bringing, a copy issued after that thread's last wait, and no wait came after it: the wait stands before the copies")
+
+# The copy's row loop bounded one short: the last valid row of every tile never reaches
+# shared memory, and the store copies whatever was there.
+wb_wrong_kernel(copy_rows_one_short
+  STEP 1
+  FIND "    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)]"
+  REPLACE "    for (int row = thread_coord.row; row < valid_rows - 1; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)]"
+  EXPECT "step 1.*Likely cause: every wrong element is the last row of its input tile .*the copy into shared memory stopped one row short")

@@ -318,3 +318,11 @@ wb_wrong_kernel(next_stage_not_wrapped
   FIND "        next_stage = (k_tile + 1) % kStages;"
   REPLACE "        next_stage = stage + 1;"
   EXPECT "step 5.*Likely cause: block \\([0-9]+, [0-9]+\\)'s thread [0-9]+ read A's fragment at float [0-9]+ of smem_a, which holds 3 stages.*a stage counter moved on without wrapping around")
+
+# Step 5's wait and barrier at every kk, not only at the last: the output stays right,
+# and every warp stops sixteen times a k-tile.
+wb_wrong_kernel(wait_and_barrier_at_every_kk
+  STEP 5
+  FIND "      if (kk == kDeepTileK - 1) {\n        // Every thread read its last fragments of this stage at kk - 1. Past the barrier the\n        // stage is free for tile k_tile + kStages, and tile k_tile + 1 is visible to all.\n        wb::cp_async_wait<kStages - 2>();\n        __syncthreads();\n"
+  REPLACE "      wb::cp_async_wait<kStages - 2>();\n      __syncthreads();\n      if (kk == kDeepTileK - 1) {\n"
+  EXPECT "step 5.*each block met [0-9.]+ barriers, and each thread waited [0-9.]+ times, for [0-9]+ k-tiles of 16 columns: step 5 waits and meets the block once a k-tile")

@@ -22,6 +22,13 @@ std::string in_flight_read_cause(const sim::LaunchStats& stats, int step_wait, c
   const std::string observed = "thread " + index_text(read.reader) + " of block " + index_text(read.block) +
                                " read, at " + (line.empty() ? std::string("an unknown line") : line) +
                                ", a word that " + issuer + " cp.async was still bringing";
+  // A copy issued after the thread's last wait, and in no group: the wait came before the
+  // copies (a wait lands only what was issued before it), and nothing after them waited.
+  if (read.group >= read.commits && read.last_wait >= 0 && read.issued_after_last_wait) {
+    return observed + ", a copy issued after that thread's last wait, and no wait came after it: the wait "
+                      "stands before the copies, and a wait lands only the copies issued before it (it does not "
+                      "hold back later ones). Issue the copies first, then wait for them, then the barrier.";
+  }
   if (read.group >= read.commits && read.last_wait < 0) {
     return observed + ", and that thread had neither committed its copies into a group nor waited: a "
                       "cp_async_commit() and a wait for the group are missing before the barrier and the reads.";

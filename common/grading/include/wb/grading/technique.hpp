@@ -24,6 +24,11 @@ namespace wb::grading {
 // Every cp.async of 4 bytes: the steps before chapter 5 copy one float per copy.
 ::testing::AssertionResult one_float_per_copy(const sim::LaunchStats& stats);
 
+// Every thread of every block issued a cp.async: where a step's thread layout gives each
+// thread its share of a whole tile, threads with none leave the copies to fewer warps
+// (the requests stay full, so only this count shows it). `advice`: how the step shares them.
+::testing::AssertionResult every_thread_copies(const sim::LaunchStats& stats, const std::string& advice);
+
 // Each thread issued all its copies and then waited once: not a wait after every copy,
 // which keeps one copy in flight at a time (the very thing cp.async is for).
 ::testing::AssertionResult waited_once_per_thread(const sim::LaunchStats& stats);

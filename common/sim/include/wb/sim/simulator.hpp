@@ -232,6 +232,9 @@ struct LaunchStats {
   // waits: over `waits`, how much a thread kept travelling while it went on computing.
   std::uint64_t copies_in_flight_after_waits = 0;
   std::uint64_t copies_never_waited = 0;  // copies still pending when their thread ended
+  // Threads that issued no cp.async at all in their block: a copy that a block's threads
+  // share unevenly (half of them idle) shows here, not in the requests, whose lanes stay full.
+  std::uint64_t threads_without_copies = 0;
   std::uint64_t waits_with_uncommitted_copies = 0;  // waits that found copies in no group yet
   // A thread's plain loads of global memory, and those among them it made while copies
   // it had issued were still travelling: over `global_loads`, how much of the loads'
