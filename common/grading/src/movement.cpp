@@ -302,6 +302,27 @@ void check_movement(const MovementCheck& check, const std::string& configuration
       return false;
     });
   });
+  // Only the output's first tile written, the others never, though the blocks made a store
+  // for every element of the output: every block stored, into the first tile (which block
+  // stored last decides whether that tile is right, so the values alone cannot say it).
+  diagnosis.finding([&]() -> std::string {
+    const ArrayShape& shape = check.output;
+    if (shape.rows % shape.tile_rows != 0 || shape.cols % shape.tile_cols != 0) return "";
+    if (shape.rows == shape.tile_rows && shape.cols == shape.tile_cols) return "";
+    if (stats.of(sim::AccessKind::global_store).lanes < out_count) return "";
+    for (int col = 0; col < shape.cols; ++col) {
+      for (int row = 0; row < shape.rows; ++row) {
+        const bool first_tile = row < shape.tile_rows && col < shape.tile_cols;
+        const float value = output[static_cast<std::size_t>(row) + static_cast<std::size_t>(col) * shape.rows];
+        if (poison::matches(value, poison::Kind::unwritten) == first_tile) return "";
+      }
+    }
+    return "only the output's first tile was written, every other never, though the blocks made " +
+           std::to_string(stats.of(sim::AccessKind::global_store).lanes) + " stores, one for each of the output's " +
+           std::to_string(out_count) + " elements: every block stored its tile, into the first tile. The tile's "
+           "origin is left out where the output is written: the array's pointer (gmem_out) where the tile's "
+           "(gmem_tile_out) is meant, or an index counted from the tile's first element given to the array's start.";
+  });
   // A read of a copy that its thread's last wait left in flight: a wait<N> with N > 0
   // where the step waits for every group.
   diagnosis.finding([&] {
