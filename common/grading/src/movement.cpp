@@ -8,6 +8,7 @@
 #include "wb/grading/diagnosis/faults.hpp"
 #include "wb/grading/diagnosis/footprint.hpp"
 #include "wb/grading/diagnosis/in_flight.hpp"
+#include "wb/grading/diagnosis/misplacement.hpp"
 #include "wb/grading/guarded_buffer.hpp"
 #include "wb/grading/random.hpp"
 #include "wb/grading/schedules.hpp"
@@ -100,10 +101,9 @@ std::string loop_steps_cause(const MovementCheck& check, const std::vector<float
 // Every wrong element, and no other, is the last valid row (or column) of its input tile:
 // a loop over that side of the tile stopped one short. Which loop, the poison says: shared
 // memory no copy filled (the copy in), or an output never stored (the stores).
-std::string last_row_or_column_missing(const MovementCheck& check, const std::vector<float>& input,
+std::string last_row_or_column_missing(const MovementCheck& check, const std::vector<double>& reference,
                                        const std::vector<float>& output, bool transposed) {
   const ArrayShape& shape = check.input;
-  const std::vector<double> reference = check.reference(input);
   if (reference.size() != output.size()) return "";
   const auto out_index = [&](int row, int col) {
     return transposed ? static_cast<std::size_t>(col) + static_cast<std::size_t>(row) * shape.cols
@@ -274,6 +274,7 @@ void check_movement(const MovementCheck& check, const std::string& configuration
   // The likely cause, from what the launch did and what the output holds; where none of
   // these fits, matches_reference reads the pattern of the wrong elements.
   // A model of a mistake fits where it gives exactly the output: a moved value is copied, never computed.
+  const std::vector<double> reference = check.reference(input);
   Diagnosis diagnosis([&output](const std::vector<double>& model) {
     return model.size() == output.size() &&
            std::equal(output.begin(), output.end(), model.begin(),
@@ -319,9 +320,8 @@ void check_movement(const MovementCheck& check, const std::string& configuration
     }
     return "only the output's first tile was written, every other never, though the blocks made " +
            std::to_string(stats.of(sim::AccessKind::global_store).lanes) + " stores, one for each of the output's " +
-           std::to_string(out_count) + " elements: every block stored its tile, into the first tile. The tile's "
-           "origin is left out where the output is written: the array's pointer (gmem_out) where the tile's "
-           "(gmem_tile_out) is meant, or an index counted from the tile's first element given to the array's start.";
+           std::to_string(out_count) + " elements: every block stored its tile, into the first tile. " +
+           store_origin_left_out();
   });
   // A read of a copy that its thread's last wait left in flight: a wait<N> with N > 0
   // where the step waits for every group.
@@ -345,7 +345,7 @@ void check_movement(const MovementCheck& check, const std::string& configuration
   if (check.explain) diagnosis.finding([&] { return check.explain(output, input); });
   diagnosis.finding([&] { return nothing_written(output, "the output"); });
   diagnosis.finding([&] { return loop_steps_cause(check, input, output, transposed); });
-  diagnosis.finding([&] { return last_row_or_column_missing(check, input, output, transposed); });
+  diagnosis.finding([&] { return last_row_or_column_missing(check, reference, output, transposed); });
   // A source size in elements where bytes are asked: the reference on the input so cut.
   if (check.uses_cp_async) {
     for (int bytes = 1; bytes <= 3; ++bytes) {
@@ -363,7 +363,6 @@ void check_movement(const MovementCheck& check, const std::string& configuration
   });
 #endif
   options.find_cause = [&diagnosis] { return diagnosis.cause(); };
-  const std::vector<double> reference = check.reference(input);
   const ::testing::AssertionResult same = matches_reference(output, reference, check.output, options);
   std::string note;
 #if WB_BACKEND_SIM

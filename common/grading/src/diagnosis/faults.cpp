@@ -63,6 +63,26 @@ bool one_past_the_tile(const Element& local, const FaultedArray& array) {
   return (local.row == array.shape.tile_rows && col_inside) || (local.col == tile_cols && row_inside);
 }
 
+// "a", "a or b", "a, b or c".
+std::string either_of(const std::vector<std::string>& texts) {
+  std::string joined;
+  for (std::size_t i = 0; i < texts.size(); ++i) joined += (i == 0 ? "" : i + 1 == texts.size() ? " or " : ", ") + texts[i];
+  return joined;
+}
+
+// The parts of a tile's origin an index may count twice: the whole origin, its row, its
+// column (a part that is 0 adds nothing), and their names.
+std::vector<Element> origin_parts(const Element& origin) {
+  std::vector<Element> parts;
+  for (const Element part : {origin, Element{origin.row, 0}, Element{0, origin.col}}) {
+    if (part.row != 0 || part.col != 0) parts.push_back(part);
+  }
+  return parts;
+}
+std::string origin_part_name(const Element& part) {
+  return part.row != 0 && part.col != 0 ? "origin" : part.row != 0 ? "row origin" : "column origin";
+}
+
 // Whether the tile at `origin` lies wholly inside the array (a GEMM operand's: its rows).
 bool tile_is_whole(const Element& origin, const FaultedArray& array) {
   const ArrayShape& shape = array.shape;
@@ -212,8 +232,8 @@ std::string walk_off_its_steps(const Fault& fault, const FaultedArray& array) {
           : 0;
   const long long columns_before = rows_per_column > 0 ? static_cast<long long>(read->walked) / rows_per_column : 0;
   const long long rows = array.shape.rows;
-  if (columns_before > 0 && local.row + local.col * rows ==
-                                meant->row + meant->col * rows + columns_before * rows_per_column * array.row_step) {
+  const long long drift = columns_before * rows_per_column * array.row_step;  // the rows walked before this column
+  if (columns_before > 0 && local.row + local.col * rows == meant->row + meant->col * rows + drift) {
     readings.push_back("its row loop carries on from where the column before it ended: each column's walk starts " +
                        std::to_string(rows_per_column * array.row_step) + " elements (the " +
                        std::to_string(rows_per_column) + " rows it walked, steps of " +
@@ -222,15 +242,11 @@ std::string walk_off_its_steps(const Fault& fault, const FaultedArray& array) {
                        "own first element (a copy of the pointer, or the index computed afresh)");
     // The walk of a whole tile's column is the tile's rows: where the block's row origin
     // (or whole origin) is as far, that origin counted twice reaches the same element.
-    const Element origin = tile_origin(fault, array);
-    const long long drift = columns_before * rows_per_column * array.row_step;
-    for (const Element extra : {origin, Element{origin.row, 0}, Element{0, origin.col}}) {
-      const long long extra_flat = extra.row + extra.col * rows;
-      if (extra_flat == 0 || extra_flat != drift) continue;
-      readings.push_back(std::string("the tile's ") +
-                         (extra.row != 0 && extra.col != 0 ? "origin" : extra.row != 0 ? "row origin" : "column origin") +
-                         " " + pair_text(extra.row, extra.col) + " is counted twice, in an index that already counts "
-                         "from the tile's first element (its earlier reads then left the tile too, inside the array)");
+    for (const Element& part : origin_parts(tile_origin(fault, array))) {
+      if (part.row + part.col * rows != drift) continue;
+      readings.push_back("the tile's " + origin_part_name(part) + " " + pair_text(part.row, part.col) +
+                         " is counted twice, in an index that already counts from the tile's first element (its "
+                         "earlier reads then left the tile too, inside the array)");
       break;
     }
   }
@@ -314,9 +330,7 @@ std::string loop_bounds_cause(const Fault& fault, const FaultedArray& array) {
       if (bound->right) return "";
       if (std::find(texts.begin(), texts.end(), bound->text) == texts.end()) texts.push_back(bound->text);
     }
-    std::string joined;
-    for (std::size_t i = 0; i < texts.size(); ++i) joined += (i == 0 ? "" : i + 1 == texts.size() ? " or " : ", ") + texts[i];
-    return joined;
+    return either_of(texts);
   };
   // In a whole tile the ways one past its edge are index_leaves_a_whole_tile's to weigh.
   const bool partial = valid_rows < shape.tile_rows || valid_cols < shape.tile_cols;
@@ -370,14 +384,13 @@ std::string origin_counted_twice(const Fault& fault, const FaultedArray& array) 
   // it (none that adds nothing), each named by the coordinates it adds.
   const long long rows = array.shape.rows;
   const long long tile_cols = array.rows_only ? array.shape.cols : array.shape.tile_cols;
-  for (const Element extra : {origin, Element{origin.row, 0}, Element{0, origin.col}}) {
-    if (extra.row == 0 && extra.col == 0) continue;
+  for (const Element& extra : origin_parts(origin)) {
     const long long local = offset_of(fault, array) - (origin.row + extra.row + (origin.col + extra.col) * rows);
     if (local < 0) continue;
     const long long local_row = local % rows, local_col = local / rows;
     if (local_row >= array.shape.tile_rows || local_col >= tile_cols) continue;
     const bool row_twice = extra.row != 0, col_twice = extra.col != 0;
-    const std::string twice_what = row_twice && col_twice ? "origin" : row_twice ? "row origin" : "column origin";
+    const std::string twice_what = origin_part_name(extra);
     return "the tile's " + twice_what + " is counted twice: block " + pair_text(fault.block[0], fault.block[1]) +
            "'s tile of " + array.name + " starts at " + pair_text(origin.row, origin.col) + ", and its thread " +
            pair_text(fault.thread[0], fault.thread[1]) + " " + (fault.write ? "wrote" : "read") + " element " +
@@ -480,10 +493,7 @@ std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& ar
                       " bounded by the tile's " + (row_past ? "columns (valid_cols)" : "rows (valid_rows)") + ")");
     }
     if (found.empty()) return "";
-    std::string ways;
-    for (std::size_t i = 0; i < found.size(); ++i) {
-      ways += (i == 0 ? "" : i + 1 == found.size() ? " or " : ", ") + found[i];
-    }
+    const std::string ways = either_of(found);
     return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
            pair_text(fault.thread[0], fault.thread[1]) + " " + (fault.write ? "wrote" : "read") + " element " +
            pair_text(element->row, element->col) + " of " + array.name + ", which is " +

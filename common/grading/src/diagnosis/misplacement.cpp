@@ -97,6 +97,12 @@ std::string tile_origin_left_out_cause(const std::string& example) {
          "does it come out 0?";
 }
 
+std::string store_origin_left_out() {
+  return "The tile's origin is left out where the output is written: the array's pointer (gmem_out) where the "
+         "tile's (gmem_tile_out) is meant, or an index counted from the tile's first element given to the array's "
+         "start.";
+}
+
 std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const ArrayShape& output,
                                const ArrayShape& input, bool every_element_written) {
   // A read's index mistake still writes every element of the output: with some never
@@ -152,9 +158,7 @@ std::string misplacement_cause(const std::vector<Misplaced>& misplaced, const Ar
       })) {
     return "each wrong element holds a value meant for the same place in another tile: the value meant for " +
            pair_text(first.meant_row, first.meant_col) + " is at " + pair_text(first.row, first.col) +
-           ", in the output's first tile, and the other tiles were left unwritten. The tile's origin is left out "
-           "where the output is written: the array's pointer (gmem_out) where the tile's (gmem_tile_out) is "
-           "meant, or an index counted from the tile's first element given to the array's start.";
+           ", in the output's first tile, and the other tiles were left unwritten. " + store_origin_left_out();
   }
   if (meant_known && all_fit(misplaced, [&](const Misplaced& m) {
         return moved_by_its_origin(m.row, m.col, m.meant_row, m.meant_col, output, 1);

@@ -38,6 +38,10 @@ struct Misplaced {
   int meant_col = -1;
 };
 
+// The mistake that sends every block's stores into the output's first tile, in words: the
+// tile's origin left out where the output is written.
+std::string store_origin_left_out();
+
 // The cause that every one of `misplaced` fits, or "" when none does. `output` and
 // `input` give the arrays' shapes and tiles; `every_element_written` whether the kernel
 // wrote every element of the output (only then can the mistake lie in the read).
