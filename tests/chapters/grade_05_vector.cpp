@@ -454,6 +454,20 @@ TEST_F(Chapter5Vector, Step3SixteenByteCopiesOfAnyLength) {
                                          " floats of a last, partial one)");
         if (!technique) technique << whole_quads_copied_as_floats(stats, count);
       }
+      // On whole tiles every thread has its quad, and a warp's quads are one contiguous run:
+      // a partial tile leaves threads past its end idle, and their requests approximate.
+      const bool whole_tiles = count % ch05::kTailTile == 0;
+      if (technique && whole_tiles) {
+        technique = wb::grading::every_thread_copies(
+            stats, "A tile holds kTailTile = 4 * kThreads floats: one quad for each thread, thread t at floats "
+                   "[4t, 4t + 4) of its block's tile.");
+      }
+      if (technique && whole_tiles) {
+        technique = wb::grading::within_the_ideal(
+            stats, wb::sim::AccessKind::cp_async_read,
+            "the copies read global memory scattered: thread t copies the quad at float 4t of its tile, so that "
+            "a warp's 32 copies read one run of 512 contiguous bytes.");
+      }
       return technique;
     };
 #endif

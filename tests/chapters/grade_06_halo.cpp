@@ -142,6 +142,27 @@ std::string figure(double value) {
            << "(zero-filled outside the array, never skipped or stored with a plain assignment).";
   }
   if (stats.cp_async_ops() > expected) {
+    // One span more a block, almost all of it zeros: each block copied a span past its last
+    // tile (the next tile's copies issued in the last iteration too). A tile loaded twice
+    // adds a span a block as well, but of the array's elements, not zeros.
+    const auto span = static_cast<std::uint64_t>(tile + 2 * halo);
+    std::uint64_t zeros_needed = 0;  // the span elements outside [0, n): zero-filled rightly
+    for (long long first = -halo; first < static_cast<long long>(n) - halo; first += tile) {
+      for (long long element = first; element < first + static_cast<long long>(span); ++element) {
+        zeros_needed += element < 0 || element >= n ? 1 : 0;
+      }
+    }
+    const std::uint64_t extra = stats.cp_async_ops() - expected;
+    if (stats.blocks > 0 && extra == stats.blocks * span &&
+        stats.cp_async_zero_filled >= zeros_needed + stats.blocks * (span - static_cast<std::uint64_t>(halo))) {
+      return ::testing::AssertionFailure()
+             << stats.cp_async_ops() << " cp.async copies for " << expected << " span elements: " << extra
+             << " more, one span (" << span << " copies) for each of the " << stats.blocks << " blocks, and "
+             << stats.cp_async_zero_filled - zeros_needed << " more zero-filled copies than the spans' elements "
+             << "outside the array: every block copied a span past its last tile. The next tile's copies are "
+             << "issued only while there is a next tile (next < tiles); in the last iteration only the commit "
+             << "runs, an empty group, so that the wait's count stays the same.";
+    }
     return ::testing::AssertionFailure()
            << stats.cp_async_ops() << " cp.async copies for " << expected << " span elements: some are "
            << "copied twice (is a tile loaded twice, or do the threads' loops overlap?).";

@@ -223,7 +223,6 @@ void check_movement(const MovementCheck& check, const std::string& configuration
     };
     add(loop_bounds_cause(fault, walked_input));
     add(walk_off_its_steps(fault, walked_input));
-    add(coordinates_exchanged_cause(fault, walked_input));
     // Another array's or a tile's leading dimension that takes the block's tile there.
     const std::vector<std::pair<int, std::string>> leading_dimensions = {
         {check.input.rows, "the input's rows"},      {check.output.rows, "the output's rows"},
@@ -370,8 +369,11 @@ void check_movement(const MovementCheck& check, const std::string& configuration
 #endif
   // Stores outside the output first: they also explain the wrong elements they cause.
   const std::vector<long long> outside = gmem_out.written_outside();
-  if (const auto guards = gmem_out.guards_intact(outside); !guards) {
-    const std::string bound = store_one_past_the_tile(outside, output, reference, check.output);
+  const bool partial_edges =
+      check.output.rows % check.output.tile_rows != 0 || check.output.cols % check.output.tile_cols != 0;
+  if (const auto guards = gmem_out.guards_intact(outside, partial_edges); !guards) {
+    std::string bound = store_one_past_the_tile(outside, output, reference, check.output);
+    if (bound.empty()) bound = store_origin_counted_twice(outside, check.output);
     ADD_FAILURE() << where << guards.message() << "\n"
                   << (bound.empty() ? std::string() : "Likely cause: " + bound + "\n") << step.hint_line();
     return;

@@ -194,6 +194,7 @@ void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_
   const void* pc = __builtin_return_address(0);  // in the kernel: names its line and arrays
   queue.copies.push_back(issue_copy(thread, shared_dst, global_src, copy_bytes, src_bytes, level, file, line, pc));
   thread.worker->stats.cp_async_sized += sized ? 1 : 0;
+  thread.worker->stats.cp_async_zero_filled += src_bytes == 0 ? 1 : 0;
 }
 
 void cp_async_commit(const char* file, int line) {

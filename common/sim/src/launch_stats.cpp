@@ -29,6 +29,7 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   cp_async_16 += other.cp_async_16;
   cp_async_bytes += other.cp_async_bytes;
   cp_async_sized += other.cp_async_sized;
+  cp_async_zero_filled += other.cp_async_zero_filled;
   commit_groups += other.commit_groups;
   waits += other.waits;
   copies_in_flight_at_waits += other.copies_in_flight_at_waits;

@@ -119,12 +119,14 @@ wb_wrong_kernel(source_without_the_tile_origin
   EXPECT "step 1.*every wrong tile holds the data of the array's first tile.*gmem_in for gmem_tile_in")
 
 # The source's row and column exchanged, layout(col, row): thread (0, 0)'s second copy,
-# meant for (32, 0), reads (0, 32), past the tile's 16 columns.
+# meant for (32, 0), reads (0, 32), past the tile's 16 columns. With the loops nested the
+# other way the second copy is (0, 8), and (0, 32) is its column four times over: the
+# fault alone cannot tell the two apart, so both readings are named.
 wb_wrong_kernel(source_row_and_column_exchanged
   STEP 1
   FIND "&gmem_tile_in[gmem_layout(row, col)]"
   REPLACE "&gmem_tile_in[gmem_layout(col, row)]"
-  EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\(0, 0\\) read element \\(0, 32\\) of the input.*as element number 2 of its walk from \\(0, 0\\), where the walk is at \\(32, 0\\): the row and the column are exchanged in the index of that read")
+  EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\(0, 0\\) read element \\(0, 32\\) of the input.*as element number 2 of its walk from \\(0, 0\\). Where its loops walk down each column, as the page's do, the walk is at \\(32, 0\\): the row and the column are exchanged in the index of that read.*Where they walk along each row \\(the loop over rows outside\\), it is at \\(0, 8\\): its columns lie four times as far apart")
 
 # The output right, the coalescing lost: lane t copies rows 4t to 4t + 3 of a column, so a
 # warp's k-th copies read 32 floats 16 bytes apart, 16 sectors where 4 hold them.

@@ -89,12 +89,14 @@ wb_wrong_kernel(store_bounds_both_one_past
   EXPECT "step 1.*Likely cause: the [0-9]+ elements past the output's end are the column after its last and one more.*`<=` where `<` is meant, on both")
 
 # The source's row and column exchanged, layout(col, row): thread (0, 0)'s second copy,
-# meant for (32, 0), reads (0, 32), past the tile's 16 columns.
+# meant for (32, 0), reads (0, 32), past the tile's 16 columns. With the loops nested the
+# other way the second copy is (0, 8), and (0, 32) is its column four times over: the
+# fault alone cannot tell the two apart, so both readings are named.
 wb_wrong_kernel(source_row_and_column_exchanged
   STEP 1
   FIND "&gmem_tile_in[gmem_layout(row, col)]"
   REPLACE "&gmem_tile_in[gmem_layout(col, row)]"
-  EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\(0, 0\\) read element \\(0, 32\\) of the input.*as element number 2 of its walk from \\(0, 0\\), where the walk is at \\(32, 0\\): the row and the column are exchanged in the index of that read")
+  EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\(0, 0\\) read element \\(0, 32\\) of the input.*as element number 2 of its walk from \\(0, 0\\). Where its loops walk down each column, as the page's do, the walk is at \\(32, 0\\): the row and the column are exchanged in the index of that read.*Where they walk along each row \\(the loop over rows outside\\), it is at \\(0, 8\\): its columns lie four times as far apart")
 
 # The store's guard against the array's extent with the tile's own (row, col): the edge
 # tiles store past the array (as with no guard, at shapes of a tile or more each way).
@@ -208,3 +210,20 @@ wb_wrong_kernel(copy_rows_one_short
   FIND "    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)]"
   REPLACE "    for (int row = thread_coord.row; row < valid_rows - 1; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)]"
   EXPECT "step 1.*Likely cause: every wrong element is the last row of its input tile .*the copy into shared memory stopped one row short")
+
+# The tile's row origin added again on the store, whose pointer already starts at the
+# tile: the tiles below the first store tile_row rows too low, and the last column's past
+# the output. Every tile is whole, so no partial tile's bound is asked about.
+wb_wrong_kernel(store_row_origin_counted_twice
+  STEP 1
+  FIND "gmem_tile_out[gmem_layout(element.row, element.col)] ="
+  REPLACE "gmem_tile_out[gmem_layout(tile_row + element.row, element.col)] ="
+  EXPECT "step 1.*outside the output.*Every tile of this output is whole, so no bound of a partial tile is at fault.*Likely cause: the 128 elements outside the output are exactly those that the stores reach with the tile's row origin \\(tile_row\\) counted twice")
+
+# The shared index in floats times sizeof(float) on a float pointer: an offset in bytes
+# where the pointer counts floats.
+wb_wrong_kernel(shared_index_counted_in_bytes_on_a_float_pointer
+  STEP 1
+  FIND "wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);"
+  REPLACE "wb::cp_async(smem_tile + smem_layout(row, col) * sizeof(float), &gmem_tile_in[gmem_layout(row, col)]);"
+  EXPECT "step 1.*Likely cause: the copy of element \\([0-9]+, [0-9]+\\) of block \\(0, 0\\)'s tile went to float [0-9]+ of smem_tile = 4 \\* \\([0-9]+ \\+ [0-9]+ \\* 130\\), past its end: its index, row \\+ col \\* 130 \\(the stride of smem_layout, the padded tile\\), counted in bytes")

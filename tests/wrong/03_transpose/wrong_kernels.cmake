@@ -241,3 +241,13 @@ wb_wrong_kernel(naive_row_loop_stepped_by_one
   FIND "    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
   REPLACE "    for (int row = thread_coord.row; row < valid_rows; ++row) {\n      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
   EXPECT "step 1.*global stores: [0-9]+ stores for [0-9]+ output elements.*a store loop that steps by less than they cover together")
+
+# The naive transpose's loops nested rows outside, and the input's column step taken in
+# bytes on a float pointer: thread 0's second read lands on column 32. Walked down each
+# column that is the row and column exchanged; walked along each row, columns four times
+# apart. The fault alone cannot tell the loops' order, so both readings are named.
+wb_wrong_kernel(column_step_in_bytes_with_rows_outside
+  STEP 1
+  FIND "  for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
+  REPLACE "  for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n    for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadCols) {\n      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[row + col * rows * static_cast<int>(sizeof(float))];"
+  EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\(0, 0\\) read element \\(0, 32\\) of the input.*Where its loops walk down each column, as the page's do, the walk is at \\(32, 0\\): the row and the column are exchanged.*Where they walk along each row \\(the loop over rows outside\\), it is at \\(0, 8\\): its columns lie four times as far apart as the array's: the leading dimension counted in bytes on a float pointer")

@@ -321,3 +321,20 @@ wb_wrong_kernel(whole_tile_shared_columns_strided_by_ld
   FIND "    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * ld);"
   REPLACE "    wb::cp_async_cg(smem_quad + col * ld, gmem_quad + col * ld);"
   EXPECT "step 2.*Likely cause: the copy of element .* went to float [0-9]+ of smem_[ab] = .*the shared index steps its columns by [0-9]+, [AB]'s leading dimension")
+
+# The quad's shared offset in floats added to a byte pointer: the quad of row 4 goes to
+# byte 4, where it lies at byte 16, off a 16-byte boundary (column 1 would start at byte
+# 132, not 528).
+wb_wrong_kernel(shared_offset_in_floats_on_a_byte_pointer
+  STEP 1
+  FIND "    wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)], &gmem_tile_in[row + col * rows]);"
+  REPLACE "    wb::cp_async_cg(reinterpret_cast<float*>(reinterpret_cast<char*>(smem_tile) + smem_16_layout(row, col)), &gmem_tile_in[row + col * rows]);"
+  EXPECT "step 1.*not 16-byte aligned.*Likely cause: the 16-byte copy of element \\([0-9]+, [0-9]+\\) of block \\(0, 0\\)'s tile went to byte 4 of smem_tile: its row, 4 floats, added to a byte pointer as 4 bytes, where the element lies at byte 16.*On a char\\* every float counts sizeof\\(float\\) bytes")
+
+# Step 3's quads two a thread, adjacent: threads 128 to 255 of every block copy nothing,
+# and the output stays right.
+wb_wrong_kernel(two_adjacent_quads_a_thread
+  STEP 3
+  FIND "  if (first + 4 <= valid) {\n    wb::cp_async_cg(&smem_tile[first], &gmem_tile_in[first]);\n  } else {"
+  REPLACE "  for (int quad = 2 * static_cast<int>(threadIdx.x); quad < 2 * static_cast<int>(threadIdx.x) + 2 && quad < kThreads; ++quad) {\n    if (4 * quad + 4 <= valid) {\n      wb::cp_async_cg(&smem_tile[4 * quad], &gmem_tile_in[4 * quad]);\n    } else {\n      for (int index = 4 * quad; index < valid; ++index) wb::cp_async_ca<4>(&smem_tile[index], &gmem_tile_in[index]);\n    }\n  }\n  if (false) {\n  } else if (first < 0) {"
+  EXPECT "step 3.*128 of the launch's 256 threads issued no cp.async.*one quad for each thread")

@@ -281,3 +281,11 @@ wb_wrong_kernel(window_loop_one_tap_short
   FIND "  for (int k = 0; k < Width; ++k) {\n    const float weight = smem_weights[k];"
   REPLACE "  for (int k = 0; k < Width - 1; ++k) {\n    const float weight = smem_weights[k];"
   EXPECT "step 2.*Likely cause: every output is the convolution without its last tap")
+
+# The refill's guard dropped: in its last iteration every block copies a span past its
+# last tile, zeros but for the halo, that nothing reads. The output stays right.
+wb_wrong_kernel(span_copied_past_the_last_tile
+  STEP 2
+  FIND "    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1]"
+  REPLACE "    if (next_tile >= 0) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1]"
+  EXPECT "step 2.*one span \\(2052 copies\\) for each of the [0-9]+ blocks.*every block copied a span past its last tile")

@@ -52,13 +52,14 @@ wb_wrong_kernel(whole_tile_in_one_call
   REPLACE "  cg::memcpy_async(block, smem_tile, gmem_tile_in, cuda::aligned_size_t<16>(sizeof(float) * kTileRows * kTileCols));"
   EXPECT "step 1.*Likely cause: the input was read with a leading dimension of 128.*128 is the tile's rows: the tile was taken as one contiguous run of the input")
 
-# Step 1's shared destination counted in bytes: the copy of column 2 lands past smem_tile.
-# Its source is right, so no reading of a read past the input may be named.
+# Step 1's shared destination counted in bytes: the copy of column 4 lands past smem_tile,
+# at four times its index. Its source is right, so no reading of a read past the input may
+# be named.
 wb_wrong_kernel(destination_offset_in_bytes
   STEP 1
   FIND "cg::memcpy_async(block, &smem_tile[smem_layout(0, col)],"
   REPLACE "cg::memcpy_async(block, smem_tile + col * sizeof(float) * kTileRows,"
-  EXPECT "step 1.*Likely cause: a copy writes outside smem_tile: .*is the size or the column's start wrong")
+  EXPECT "step 1.*Likely cause: the copy of element \\(0, [0-9]+\\) of block \\(0, 0\\)'s tile went to float [0-9]+ of smem_tile = 4 \\* \\(0 \\+ [0-9]+ \\* 128\\), past its end: its index, row \\+ col \\* 128 \\(the tile's rows\\), counted in bytes")
 
 # Step 2, cuda::pipeline.
 wb_wrong_kernel(missing_consumer_release

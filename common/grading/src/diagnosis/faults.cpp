@@ -176,46 +176,32 @@ std::optional<WalkedRead> walked_read(const Fault& fault, const FaultedArray& ar
 
 }  // namespace
 
-std::string coordinates_exchanged_cause(const Fault& fault, const FaultedArray& array) {
-  const std::optional<WalkedRead> read = walked_read(fault, array);
-  if (!read) return "";
-  const Element& local = read->local;
-  const std::optional<Element> meant =
-      walk_element(read->start, array.row_step, array.col_step, read->valid_rows, read->valid_cols, read->walked);
-  // The element the walk meant, read with its row and column exchanged: a different one.
-  if (!meant || meant->row == meant->col || local.row != meant->col || local.col != meant->row) return "";
-  return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
-         pair_text(fault.thread[0], fault.thread[1]) + " read element " +
-         pair_text(read->element.row, read->element.col) + " of " + array.name + ", (" + std::to_string(local.row) +
-         ", " + std::to_string(local.col) + ") of its tile, as element number " + std::to_string(read->walked + 1) +
-         " of its walk from " + pair_text(read->start.first_row, read->start.first_col) + ", where the walk is at (" +
-         std::to_string(meant->row) + ", " + std::to_string(meant->col) +
-         "): the row and the column are exchanged in the index of that read (layout(col, row) where "
-         "layout(row, col) is meant).";
-}
+namespace {
 
-std::string walk_off_its_steps(const Fault& fault, const FaultedArray& array) {
-  const std::optional<WalkedRead> read = walked_read(fault, array);
-  if (!read) return "";
-  const std::optional<Element> meant = walk_element(read->start, array.row_step, array.col_step, read->valid_rows,
-                                                    read->valid_cols, read->walked);
-  if (!meant) return "";
-  const Element& local = read->local;
-  if (local.row == meant->row && local.col == meant->col) return "";
+// The readings of a walked read that lands on `local` where the walk is at `meant`: each a
+// mistake whose model moves the one to the other.
+std::vector<std::string> readings_of_a_walk(const Fault& fault, const FaultedArray& array, const WalkedRead& read,
+                                            const Element& meant) {
+  const Element& local = read.local;
   std::vector<std::string> readings;
-  const std::string at = "(" + std::to_string(meant->row) + ", " + std::to_string(meant->col) + ")";
-  if (local.col == meant->col && local.row == meant->row + array.row_step) {
+  if (local.row == meant.row && local.col == meant.col) return readings;
+  // The element the walk meant, read with its row and column exchanged: a different one.
+  if (meant.row != meant.col && local.row == meant.col && local.col == meant.row) {
+    readings.push_back("the row and the column are exchanged in the index of that read (layout(col, row) where "
+                       "layout(row, col) is meant)");
+  }
+  if (local.col == meant.col && local.row == meant.row + array.row_step) {
     readings.push_back("its row loop is one step (" + std::to_string(array.row_step) +
                        ") ahead: each copy goes one step further down than the loop means (a counter from 1 "
                        "written i * step where (i - 1) * step is meant, or a start one step late)");
   }
-  if (local.row == meant->row && local.col == meant->col + array.col_step) {
+  if (local.row == meant.row && local.col == meant.col + array.col_step) {
     readings.push_back("its column loop is one step (" + std::to_string(array.col_step) +
                        ") ahead: each copy goes one step further along than the loop means (a counter from 1 "
                        "written i * step where (i - 1) * step is meant, or a start one step late)");
   }
   for (const long long scale : {2LL, 4LL}) {
-    if (local.row == meant->row && meant->col > 0 && local.col == scale * meant->col) {
+    if (local.row == meant.row && meant.col > 0 && local.col == scale * meant.col) {
       readings.push_back("its columns lie " + std::string(scale == 2 ? "twice" : "four times") +
                          " as far apart as the array's: the leading dimension counted in " +
                          (scale == 2 ? "floats on a pointer to float2, which counts pairs"
@@ -227,13 +213,13 @@ std::string walk_off_its_steps(const Fault& fault, const FaultedArray& array) {
   // advanced in the row loop and never set back for the next column, so the element
   // lies the rows walked in the earlier columns further on, in the array's flat order.
   const long long rows_per_column =
-      read->start.first_row < read->valid_rows
-          ? (read->valid_rows - read->start.first_row + array.row_step - 1) / array.row_step
+      read.start.first_row < read.valid_rows
+          ? (read.valid_rows - read.start.first_row + array.row_step - 1) / array.row_step
           : 0;
-  const long long columns_before = rows_per_column > 0 ? static_cast<long long>(read->walked) / rows_per_column : 0;
+  const long long columns_before = rows_per_column > 0 ? static_cast<long long>(read.walked) / rows_per_column : 0;
   const long long rows = array.shape.rows;
   const long long drift = columns_before * rows_per_column * array.row_step;  // the rows walked before this column
-  if (columns_before > 0 && local.row + local.col * rows == meant->row + meant->col * rows + drift) {
+  if (columns_before > 0 && local.row + local.col * rows == meant.row + meant.col * rows + drift) {
     readings.push_back("its row loop carries on from where the column before it ended: each column's walk starts " +
                        std::to_string(rows_per_column * array.row_step) + " elements (the " +
                        std::to_string(rows_per_column) + " rows it walked, steps of " +
@@ -250,15 +236,56 @@ std::string walk_off_its_steps(const Fault& fault, const FaultedArray& array) {
       break;
     }
   }
+  return readings;
+}
+
+}  // namespace
+
+std::string walk_off_its_steps(const Fault& fault, const FaultedArray& array) {
+  const std::optional<WalkedRead> read = walked_read(fault, array);
+  if (!read) return "";
+  // The page's loops walk down each column (rows inside); a learner may nest them the other
+  // way. Where the two orders put the walk at different elements, the fault alone cannot say
+  // which the kernel's loops are: the readings of both are named, each with its order.
+  const std::optional<Element> down = walk_element(read->start, array.row_step, array.col_step, read->valid_rows,
+                                                   read->valid_cols, read->walked);
+  const std::optional<Element> along = walk_element(read->start, array.row_step, array.col_step, read->valid_rows,
+                                                    read->valid_cols, read->walked, true);
+  const bool orders_differ = down && along && (down->row != along->row || down->col != along->col);
+  struct Reading {
+    std::string cause;
+    const Element* meant;
+    bool along;
+  };
+  std::vector<Reading> readings;
+  if (down) {
+    for (std::string& cause : readings_of_a_walk(fault, array, *read, *down)) readings.push_back({cause, &*down, false});
+  }
+  if (orders_differ) {
+    for (std::string& cause : readings_of_a_walk(fault, array, *read, *along)) readings.push_back({cause, &*along, true});
+  }
   if (readings.empty() || readings.size() > 2) return "";
-  const std::string observed = "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
-                               pair_text(fault.thread[0], fault.thread[1]) + " read element (" +
-                               std::to_string(local.row) + ", " + std::to_string(local.col) +
-                               ") of its tile as element number " + std::to_string(read->walked + 1) +
-                               " of its walk from " + pair_text(read->start.first_row, read->start.first_col) +
-                               ", where the walk is at " + at + ": ";
-  if (readings.size() == 1) return observed + readings.front() + ".";
-  return observed + "either " + readings.front() + ", or " + readings.back() + ".";
+  const Element& local = read->local;
+  std::string observed = "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " +
+                         pair_text(fault.thread[0], fault.thread[1]) + " read element " +
+                         pair_text(read->element.row, read->element.col) + " of " + array.name + ", (" +
+                         std::to_string(local.row) + ", " + std::to_string(local.col) + ") of its tile, as element number " +
+                         std::to_string(read->walked + 1) + " of its walk from " +
+                         pair_text(read->start.first_row, read->start.first_col);
+  const auto at = [](const Element& meant) {
+    return "(" + std::to_string(meant.row) + ", " + std::to_string(meant.col) + ")";
+  };
+  const bool one_order = readings.size() == 1 || readings.front().along == readings.back().along;
+  if (one_order) {
+    const Reading& first = readings.front();
+    observed += ", where the walk" + std::string(first.along ? " along each row (its loop over rows outside)" : "") +
+                " is at " + at(*first.meant) + ": ";
+    if (readings.size() == 1) return observed + first.cause + ".";
+    return observed + "either " + first.cause + ", or " + readings.back().cause + ".";
+  }
+  return observed + ". Where its loops walk down each column, as the page's do, the walk is at " +
+         at(*readings.front().meant) + ": " + readings.front().cause + ". Where they walk along each row (the loop " +
+         "over rows outside), it is at " + at(*readings.back().meant) + ": " + readings.back().cause + ".";
 }
 
 std::string loop_bounds_cause(const Fault& fault, const FaultedArray& array) {
@@ -1154,6 +1181,47 @@ std::string copy_wider_than_the_step(const Fault& fault, ErrorKind kind, unsigne
          "at multiples of N.";
 }
 
+std::string store_origin_counted_twice(const std::vector<long long>& outside, const ArrayShape& shape) {
+  if (outside.empty() || shape.tile_rows <= 0 || shape.tile_cols <= 0) return "";
+  const long long size = static_cast<long long>(shape.rows) * shape.cols;
+  // The offsets outside the output that every tile's valid elements reach with its origin's
+  // row and column parts counted `row_times` and `col_times` times.
+  const auto outside_reached = [&](int row_times, int col_times) {
+    std::vector<long long> reached;
+    for (long long tile_col = 0; tile_col * shape.tile_cols < shape.cols; ++tile_col) {
+      for (long long tile_row = 0; tile_row * shape.tile_rows < shape.rows; ++tile_row) {
+        const long long origin_row = tile_row * shape.tile_rows, origin_col = tile_col * shape.tile_cols;
+        for (long long col = 0; col < std::min<long long>(shape.tile_cols, shape.cols - origin_col); ++col) {
+          for (long long row = 0; row < std::min<long long>(shape.tile_rows, shape.rows - origin_row); ++row) {
+            const long long offset = row_times * origin_row + row + (col_times * origin_col + col) * shape.rows;
+            if (offset < 0 || offset >= size) reached.push_back(offset);
+          }
+        }
+      }
+    }
+    std::sort(reached.begin(), reached.end());
+    reached.erase(std::unique(reached.begin(), reached.end()), reached.end());
+    return reached;
+  };
+  struct Model {
+    int row_times, col_times;
+    const char* part;
+  };
+  const Model models[] = {{2, 1, "row origin (tile_row)"}, {1, 2, "column origin (tile_col)"}, {2, 2, "origin"}};
+  const Model* fit = nullptr;
+  for (const Model& model : models) {
+    if (outside_reached(model.row_times, model.col_times) != outside) continue;
+    if (fit != nullptr) return "";  // two models reach the same elements: neither is singled out
+    fit = &model;
+  }
+  if (fit == nullptr) return "";
+  return "the " + std::to_string(outside.size()) + " elements outside the output are exactly those that the stores "
+         "reach with the tile's " + fit->part + " counted twice: a store's index that already counts from the "
+         "tile's first element (a pointer to the tile's origin) given the global row or column too. Index from "
+         "the tile's pointer with the row and column inside the tile, or from the array's start with the global "
+         "ones, not both.";
+}
+
 std::string store_one_past_the_tile(const std::vector<long long>& outside, const std::vector<float>& output,
                                     const std::vector<double>& reference, const ArrayShape& shape) {
   const long long size = static_cast<long long>(shape.rows) * shape.cols;
@@ -1229,6 +1297,52 @@ std::string store_one_past_the_tile(const std::vector<long long>& outside, const
          "that lets the column reach the tile's valid columns (`<=` where `<` is meant) does this.";
 }
 
+namespace {
+
+// A shared destination whose byte offset is the float offset the copy's element has in a
+// tile layout: an index in floats added to a byte pointer (char*), where every float
+// counts sizeof(float) bytes. The whole index (row + col * stride) or its column's part
+// alone (a row in bytes already) taken as bytes; "" where neither lands there.
+std::string floats_counted_as_bytes(const Fault& fault, const Element& local, const std::string& array_name,
+                                    const std::vector<SharedLayout>& layouts, long long tile_rows) {
+  if (!fault.destination || (local.row == 0 && local.col == 0)) return "";
+  const long long byte = static_cast<long long>(fault.destination->word) * 4 +
+                         static_cast<long long>(reinterpret_cast<std::uintptr_t>(fault.address) % 4);
+  std::vector<std::pair<long long, std::string>> strides;
+  for (const SharedLayout& layout : layouts) strides.emplace_back(layout.stride, "the stride of " + layout.name);
+  strides.emplace_back(tile_rows, "the tile's rows");
+  const std::string element = "the " + std::to_string(fault.bytes) + "-byte copy of element " +
+                              pair_text(local.row, local.col) + " of block " +
+                              pair_text(fault.block[0], fault.block[1]) + "'s tile went to byte " +
+                              std::to_string(byte) + " of " + array_name;
+  const std::string advice = ". On a char* every float counts sizeof(float) bytes: multiply the float offset by 4 (or "
+                             "index the float array itself, &tile[index], and let the pointer's type count the bytes).";
+  // In column 0 no stride shows: the row alone, in floats, taken as bytes.
+  if (local.col == 0) {
+    if (byte != local.row) return "";
+    return element + ": its row, " + std::to_string(local.row) + " floats, added to a byte pointer as " +
+           std::to_string(local.row) + " bytes, where the element lies at byte " + std::to_string(local.row * 4) +
+           advice;
+  }
+  for (const auto& [stride, name] : strides) {
+    const long long floats = local.row + local.col * stride;
+    const bool whole = byte == floats;
+    const bool column_part = byte == local.row * 4 + local.col * stride;
+    if (!whole && !column_part) continue;
+    const std::string counted = whole ? std::to_string(local.row) + " + " + std::to_string(local.col) + " * " +
+                                            std::to_string(stride)
+                                      : std::to_string(local.row) + " * 4 + " + std::to_string(local.col) + " * " +
+                                            std::to_string(stride);
+    return element + " = " + counted + ": " +
+           (whole ? "its index in floats, row + col * " + std::to_string(stride) + " (" + name + "),"
+                  : "its column's offset in floats, col * " + std::to_string(stride) + " (" + name + "),") +
+           " added to a byte pointer, where the element lies at byte " + std::to_string(floats * 4) + advice;
+  }
+  return "";
+}
+
+}  // namespace
+
 std::string misaligned_destination_cause(const Fault& fault, const FaultedArray& array,
                                          const std::vector<SharedLayout>& layouts) {
   if (!fault.destination || fault.bytes == 0) return "";
@@ -1246,11 +1360,15 @@ std::string misaligned_destination_cause(const Fault& fault, const FaultedArray&
   // differ from the source's, and a word reached by another row would be read as another
   // stride. In column 0 there is no stride to read.
   const auto word = static_cast<long long>(destination.word);
+  const std::string array_name = destination.array.empty() ? "the dynamic shared memory" : destination.array;
+  if (std::string cause = floats_counted_as_bytes(fault, local, array_name, layouts, array.shape.tile_rows);
+      !cause.empty()) {
+    return cause;
+  }
   if (local.row != 0 || local.col == 0 || word % local.col != 0) return "";
   const long long stride = word / local.col;
   if (stride < array.shape.tile_rows) return "";
   const long long floats = fault.bytes / 4;
-  const std::string array_name = destination.array.empty() ? "the dynamic shared memory" : destination.array;
   std::string cause = "the " + std::to_string(fault.bytes) + "-byte copy of element " +
                       pair_text(local.row, local.col) + " of block " + pair_text(fault.block[0], fault.block[1]) +
                       "'s tile went to float " + std::to_string(word) + " of " + array_name + " = " +
@@ -1282,6 +1400,22 @@ std::string destination_past_the_array_cause(const Fault& fault, const FaultedAr
     return "";
   }
   const auto word = static_cast<long long>(fault.destination->word);
+  // The index in floats times sizeof(float), on a float pointer that counts floats already.
+  {
+    std::vector<std::pair<long long, std::string>> strides;
+    for (const SharedLayout& layout : layouts) strides.emplace_back(layout.stride, "the stride of " + layout.name);
+    strides.emplace_back(array.shape.tile_rows, "the tile's rows");
+    for (const auto& [stride, name] : strides) {
+      const long long floats = local.row + local.col * stride;
+      if (floats == 0 || word != floats * static_cast<long long>(sizeof(float))) continue;
+      return "the copy of element " + pair_text(local.row, local.col) + " of block " +
+             pair_text(fault.block[0], fault.block[1]) + "'s tile went to float " + std::to_string(word) + " of " +
+             fault.destination->array + " = 4 * (" + std::to_string(local.row) + " + " + std::to_string(local.col) +
+             " * " + std::to_string(stride) + "), past its end: its index, row + col * " + std::to_string(stride) +
+             " (" + name + "), counted in bytes (times sizeof(float)) on a float pointer, which counts floats "
+             "already. Index the tile in floats; bytes belong only on a char*.";
+    }
+  }
   // The shared index written row-major, row * stride + col, in a column-major tile.
   if (local.row > 0) {
     std::vector<std::pair<long long, std::string>> strides;

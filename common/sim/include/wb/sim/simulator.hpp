@@ -223,6 +223,7 @@ struct LaunchStats {
   std::uint64_t cp_async_16 = 0;
   std::uint64_t cp_async_bytes = 0;     // bytes requested from global memory
   std::uint64_t cp_async_sized = 0;     // of them, the form with a source-size operand
+  std::uint64_t cp_async_zero_filled = 0;  // of them, a source size of 0: zeros, nothing read
   std::uint64_t commit_groups = 0;      // cp.async.commit_group (wait_all counts one)
   std::uint64_t waits = 0;              // cp.async.wait_group and wait_all
   // Copies not yet landed at each wait, summed over the waits: over `waits`, how many

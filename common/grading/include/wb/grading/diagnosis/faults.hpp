@@ -55,17 +55,14 @@ struct FaultedArray {
 // otherwise, or where the tile's own bounds fit).
 std::string loop_bounds_cause(const Fault& fault, const FaultedArray& array);
 
-// The same evidence read the other way: a read whose element, counted from the tile's
-// origin, is the element the thread's walk is at with its row and column exchanged, where
-// the two differ (the global index written layout(col, row)). "" otherwise.
-std::string coordinates_exchanged_cause(const Fault& fault, const FaultedArray& array);
-
 // The same evidence read against the walk's steps: the element the thread reached is the
-// one its walk is at moved one step further along a loop (a counter that starts at 1 in
+// one its walk is at with its row and column exchanged (the global index written
+// layout(col, row)), moved one step further along a loop (a counter that starts at 1 in
 // `(i) * step` where `(i - 1) * step` is meant, or a start one step late), or with its
-// column (row) scaled by 2 or 4 (a leading dimension counted in floats on a pointer to
-// pairs or quads, or in bytes on a pointer to floats). One reading named, two as two;
-// "" where none fits.
+// column scaled by 2 or 4 (a leading dimension counted in floats on a pointer to pairs or
+// quads, or in bytes on a pointer to floats). The walk is taken down each column, as the
+// pages nest the loops, and along each row where that puts it elsewhere. One reading
+// named, two as two; "" where none fits or more do.
 std::string walk_off_its_steps(const Fault& fault, const FaultedArray& array);
 
 // The cause when the fault lies at the faulting block's tile origin counted twice plus
@@ -201,6 +198,12 @@ std::string past_the_end_of_a_vector(const Fault& fault, const FaultedArray& arr
 // A misaligned copy wider than the `step_bytes` that each copy of the step moves (one
 // float: 4): the copy's width is the mistake, not the address ("" otherwise).
 std::string copy_wider_than_the_step(const Fault& fault, ErrorKind kind, unsigned step_bytes);
+
+// Stores outside a column-major output of `shape`, exactly those that stores with the
+// tile's origin (its row part, its column part, or both) counted twice reach: an index
+// that already counts from the tile's first element given the global row or column too.
+// "" where no such model reaches exactly `outside`, or two do.
+std::string store_origin_counted_twice(const std::vector<long long>& outside, const ArrayShape& shape);
 
 // Stores outside a column-major output of `shape` (`outside`: their offsets from its
 // start, as GuardedBuffer::written_outside gives them): the element right after the
