@@ -63,6 +63,9 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   bulk_copies_in_flight_at_issue += other.bulk_copies_in_flight_at_issue;
   mbarrier_waits_on_a_past_phase += other.mbarrier_waits_on_a_past_phase;
   proxy_fences += other.proxy_fences;
+  ldmatrix_calls += other.ldmatrix_calls;
+  ldmatrix_matrices += other.ldmatrix_matrices;
+  mma_calls += other.mma_calls;
   for (int kind = 0; kind < kAccessKinds; ++kind) requests[kind] += other.requests[kind];
   for (const auto& [key, site] : other.sites) {
     AccessSite& mine = sites.try_emplace(key, AccessSite{site.pc, site.kind, 0, {}}).first->second;

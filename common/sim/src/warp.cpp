@@ -1,4 +1,6 @@
-// Warp rendezvous: __syncwarp, shuffles and votes (see wb/sim/cuda_warp.hpp).
+// Warp rendezvous: __syncwarp, shuffles and votes (see wb/sim/cuda_warp.hpp), and the
+// meeting through which the tensor cores' ldmatrix and mma.sync (tensor_core.cpp) gather
+// the lanes of their warp.
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -18,14 +20,39 @@ const char* name(WarpOp op) {
     case WarpOp::ballot: return "__ballot_sync";
     case WarpOp::any: return "__any_sync";
     case WarpOp::all: return "__all_sync";
+    case WarpOp::ldmatrix: return "ldmatrix";
+    case WarpOp::ldmatrix_trans: return "ldmatrix.trans";
+    case WarpOp::mma_m16n8k16_bf16: return "mma.sync.m16n8k16 (bf16)";
   }
   return "?";
+}
+
+// The tensor cores' .sync.aligned instructions: no mask, every lane of the warp.
+bool is_aligned(WarpOp op) {
+  return op == WarpOp::ldmatrix || op == WarpOp::ldmatrix_trans || op == WarpOp::mma_m16n8k16_bf16;
 }
 
 std::string hex_mask(std::uint32_t mask) {
   char text[16];
   std::snprintf(text, sizeof text, "0x%08x", mask);
   return text;
+}
+
+// A call as the messages name it: "__shfl_sync with mask 0xffffffff", or for the aligned
+// instructions, which take no mask, "ldmatrix.x4", "ldmatrix.x2.trans" (`lane_argument`:
+// its matrices) or "mma.sync.m16n8k16 (bf16)".
+std::string call_text(WarpOp op, std::uint32_t mask, int lane_argument) {
+  if (op == WarpOp::ldmatrix || op == WarpOp::ldmatrix_trans) {
+    return "ldmatrix.x" + std::to_string(lane_argument) + (op == WarpOp::ldmatrix_trans ? ".trans" : "");
+  }
+  if (is_aligned(op)) return name(op);
+  return std::string(name(op)) + " with mask " + hex_mask(mask);
+}
+
+// The same for a meeting in progress (an ldmatrix's matrices as its first lane gave them).
+std::string call_text(const WarpRendezvous& meeting) {
+  const int first = meeting.arrived == 0 ? 0 : __builtin_ctz(meeting.arrived);
+  return call_text(meeting.op, meeting.mask, meeting.lane_arguments[first]);
 }
 
 // "lanes 0-15, 20" of a mask.
@@ -109,13 +136,15 @@ void complete(WarpRendezvous& meeting, unsigned warp, const char* file, int line
 
 }  // namespace
 
-void warp_rendezvous(unsigned mask, WarpOp op, const void* operand, std::size_t bytes,
-                     int lane_argument, int width, void* result, const char* file, int line) {
-  ThreadState& thread = require_thread(name(op), file, line);
-  note_call_site(thread, file, line);
+void meet_warp(ThreadState& thread, const WarpArrival& arrival) {
+  const std::uint32_t mask = arrival.mask;
+  const WarpOp op = arrival.op;
+  const char* file = arrival.file;
+  const int line = arrival.line;
   Worker& worker = *thread.worker;
   const unsigned lane = thread.lane(), warp = thread.warp();
-  const std::string what = std::string(name(op)) + " with mask " + hex_mask(mask) + ": ";
+  const bool aligned = is_aligned(op);
+  const std::string what = call_text(op, mask, arrival.lane_argument) + ": ";
   if ((mask >> lane & 1u) == 0) {
     kernel_fail(file, line,
                 what + "the mask does not name the calling lane " + std::to_string(lane) +
@@ -126,12 +155,14 @@ void warp_rendezvous(unsigned mask, WarpOp op, const void* operand, std::size_t 
       missing != 0) {
     kernel_fail(file, line,
                 what + "warp " + std::to_string(warp) + " has no " + lane_list(missing) +
-                    ": the block has " + std::to_string(block_threads(worker)) +
-                    " threads. The mask may name only lanes that exist.",
+                    ": the block has " + std::to_string(block_threads(worker)) + " threads. " +
+                    (aligned ? "The instruction (.sync.aligned) needs all 32 lanes of the warp: give the "
+                               "block a multiple of 32 threads."
+                             : "The mask may name only lanes that exist."),
                 ErrorKind::warp_sync);
   }
-  if (width < 1 || width > 32 || (width & (width - 1)) != 0) {
-    kernel_fail(file, line, what + "width " + std::to_string(width) +
+  if (arrival.width < 1 || arrival.width > 32 || (arrival.width & (arrival.width - 1)) != 0) {
+    kernel_fail(file, line, what + "width " + std::to_string(arrival.width) +
                                 " is not a power of 2 from 1 to 32", ErrorKind::warp_sync);
   }
   // The meeting of this mask in progress, or a free one; a meeting in progress whose
@@ -151,10 +182,12 @@ void warp_rendezvous(unsigned mask, WarpOp op, const void* operand, std::size_t 
     if ((other.mask & mask) != 0) {
       kernel_fail(file, line,
                   what + "lane " + std::to_string(lane) + " of warp " + std::to_string(warp) +
-                      " arrives while " + lane_list(other.arrived) + " wait at " +
-                      name(other.op) + " with mask " + hex_mask(other.mask) + " (" + other.file +
-                      ":" + std::to_string(other.line) +
-                      "). The lanes of a mask must all make the same call with the same mask.",
+                      " arrives while " + lane_list(other.arrived) + " wait at " + call_text(other) +
+                      " (" + project_relative(other.file) + ":" + std::to_string(other.line) + "). " +
+                      (aligned || is_aligned(other.op)
+                           ? "Every lane of the warp must execute the same .sync.aligned instruction: is "
+                             "it inside a branch that not all lanes take?"
+                           : "The lanes of a mask must all make the same call with the same mask."),
                   ErrorKind::warp_sync);
     }
   }
@@ -165,33 +198,62 @@ void warp_rendezvous(unsigned mask, WarpOp op, const void* operand, std::size_t 
     meeting.op = op;
     meeting.file = file;
     meeting.line = line;
+  } else if (aligned && (meeting.line != line || std::strcmp(meeting.file, file) != 0 ||
+                         meeting.lane_arguments[__builtin_ctz(meeting.arrived)] != arrival.lane_argument)) {
+    // .aligned: one instruction for the whole warp, not the same kind at two places.
+    kernel_fail(file, line,
+                what + "lane " + std::to_string(lane) + " of warp " + std::to_string(warp) + " arrives here while " +
+                    lane_list(meeting.arrived) + " wait at " + call_text(meeting) + " at " +
+                    project_relative(meeting.file) + ":" + std::to_string(meeting.line) +
+                    ". Every lane of the warp must execute the same instruction (.sync.aligned): is it "
+                    "inside a branch that not all lanes take?",
+                ErrorKind::warp_sync);
   }
   std::memset(meeting.operands[lane], 0, sizeof meeting.operands[lane]);
-  if (bytes > 0) std::memcpy(meeting.operands[lane], operand, bytes);
-  meeting.lane_arguments[lane] = lane_argument;
-  meeting.widths[lane] = width;
+  if (arrival.operand_bytes > 0) std::memcpy(meeting.operands[lane], arrival.operand, arrival.operand_bytes);
+  meeting.lane_arguments[lane] = arrival.lane_argument;
+  meeting.widths[lane] = arrival.width;
   meeting.arrived |= 1u << lane;
   if ((meeting.arrived & mask) == mask) {
-    complete(meeting, warp, file, line);
+    switch (op) {
+      case WarpOp::ldmatrix:
+      case WarpOp::ldmatrix_trans:
+        complete_ldmatrix(meeting, worker, warp);
+        break;
+      case WarpOp::mma_m16n8k16_bf16:
+        complete_mma(meeting, worker);
+        break;
+      default:
+        complete(meeting, warp, file, line);
+        ++worker.stats.warp_syncs;
+        if (op == WarpOp::sync) ++worker.shared.warp_syncs[warp];
+    }
     for (unsigned other = 0; other < 32; ++other) {
       if ((mask >> other & 1u) == 0 || other == lane) continue;
       worker.threads[32 * warp + other]->status = ThreadStatus::ready;
     }
     meeting.arrived = 0;
-    ++worker.stats.warp_syncs;
-    if (op == WarpOp::sync) ++worker.shared.warp_syncs[warp];
   } else {
     wait_at_warp_rendezvous(thread);
   }
-  if (result == nullptr) return;
+  if (arrival.result == nullptr) return;
   // Found again by index: other meetings of the warp may have grown the list meanwhile.
   const WarpRendezvous& done = worker.shared.rendezvous[warp][index];
   if (op == WarpOp::ballot || op == WarpOp::any || op == WarpOp::all) {
     const auto vote = static_cast<unsigned>(done.results[lane][0]);
-    std::memcpy(result, &vote, sizeof vote);
+    std::memcpy(arrival.result, &vote, sizeof vote);
   } else {
-    std::memcpy(result, done.results[lane], bytes);
+    std::memcpy(arrival.result, done.results[lane], arrival.result_bytes);
   }
+}
+
+void warp_rendezvous(unsigned mask, WarpOp op, const void* operand, std::size_t bytes,
+                     int lane_argument, int width, void* result, const char* file, int line) {
+  ThreadState& thread = require_thread(name(op), file, line);
+  note_call_site(thread, file, line);
+  const bool vote = op == WarpOp::ballot || op == WarpOp::any || op == WarpOp::all;
+  meet_warp(thread, WarpArrival{mask, op, operand, bytes, lane_argument, width, result,
+                                vote ? sizeof(unsigned) : bytes, file, line});
 }
 
 unsigned active_lanes() {
@@ -220,16 +282,18 @@ std::string describe_stuck_warps(const Worker& worker, unsigned threads) {
       }
     }
     out += lane_list(meeting.arrived) + " of warp " + std::to_string(warp) + " wait at " +
-           name(meeting.op) + " with mask " + hex_mask(meeting.mask) + " (" + meeting.file +
-           ":" + std::to_string(meeting.line) + ") for ";
+           call_text(meeting) + " (" + meeting.file + ":" + std::to_string(meeting.line) + ") for ";
     if (returned != 0) out += lane_list(returned) + ", which returned from the kernel";
     if (returned != 0 && at_barrier != 0) out += ", and ";
     if (at_barrier != 0) {
       out += lane_list(at_barrier) + ", which wait at the __syncthreads() at " +
              project_relative(barrier_file) + ":" + std::to_string(barrier_line);
     }
-    out += ". Every lane named in the mask must make the same call; on a GPU this hangs or is "
-           "undefined. ";
+    out += is_aligned(meeting.op)
+               ? ". Every lane of the warp must execute the same instruction (.sync.aligned); on a GPU "
+                 "this is undefined. "
+               : ". Every lane named in the mask must make the same call; on a GPU this hangs or is "
+                 "undefined. ";
    }
   }
   return out;

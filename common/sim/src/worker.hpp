@@ -213,19 +213,21 @@ struct WordHistory {
   std::uint32_t writer_pipeline_commits = 0;
 };
 
-// A rendezvous of the lanes of one warp: __syncwarp, a shuffle, a vote. Lanes deposit
-// their operand and wait until every lane of the mask has arrived; the last to arrive
-// computes every lane's result.
+// A rendezvous of the lanes of one warp: __syncwarp, a shuffle, a vote, an ldmatrix or
+// an mma. Lanes deposit their operand and wait until every lane of the mask has arrived;
+// the last to arrive computes every lane's result.
 struct WarpRendezvous {
   std::uint32_t mask = 0;
   std::uint32_t arrived = 0;
   WarpOp op = WarpOp::sync;
   const char* file = nullptr;
   int line = 0;
-  std::uint64_t operands[32][2] = {};  // up to 16 bytes a lane
-  int lane_arguments[32] = {};        // source lane, delta or lane mask
+  // Up to 40 bytes a lane: a shuffle's value (16 at most), an ldmatrix's row (16), an
+  // mma's fragments of A, B and C (16 + 8 + 16).
+  std::uint64_t operands[32][5] = {};
+  int lane_arguments[32] = {};  // source lane, delta or lane mask; an ldmatrix's matrices
   int widths[32] = {};
-  std::uint64_t results[32][2] = {};
+  std::uint64_t results[32][2] = {};  // up to 16 bytes a lane
 };
 
 struct SharedMemory {
@@ -645,6 +647,31 @@ void finish_block_footprints(Worker& worker, std::uint64_t block_linear);
 // Warp rendezvous (warp.cpp): lanes of a warp waiting that can never be released,
 // described for the error (all other threads are at a barrier or done); "" if none.
 std::string describe_stuck_warps(const Worker& worker, unsigned threads);
+
+// One lane's arrival at a warp rendezvous: `operand` (operand_bytes, at most the 40 of
+// WarpRendezvous::operands) is its share, `result` receives result_bytes of what the
+// meeting gives it. warp_rendezvous (the shuffles, votes and __syncwarp) and the tensor
+// cores' instructions all meet through it.
+struct WarpArrival {
+  std::uint32_t mask = 0xFFFFFFFFu;
+  WarpOp op = WarpOp::sync;
+  const void* operand = nullptr;
+  std::size_t operand_bytes = 0;
+  int lane_argument = 0;
+  int width = 32;
+  void* result = nullptr;
+  std::size_t result_bytes = 0;
+  const char* file = nullptr;
+  int line = 0;
+};
+// Meets the other lanes of the arrival's mask: waits (the fiber yields) until the last of
+// them arrives, which computes every lane's result; returns with this lane's.
+void meet_warp(ThreadState& thread, const WarpArrival& arrival);
+
+// Tensor cores (tensor_core.cpp): every lane's result of an ldmatrix or an mma whose
+// lanes have all arrived, computed by the last of them (`warp` of the running block).
+void complete_ldmatrix(WarpRendezvous& meeting, Worker& worker, unsigned warp);
+void complete_mma(WarpRendezvous& meeting, Worker& worker);
 
 
 }  // namespace wb::sim

@@ -6,6 +6,7 @@
 ///     wb/async_copy.hpp     wb::cp_async_ca<N>, cp_async_cg, cp_async_commit, cp_async_wait<N>
 ///     wb/layout.hpp         wb::Layout, col_major, row_major, wb::Int<N>
 ///     wb/shared_memory.hpp  WB_DYNAMIC_SHARED(type, name)
+///     wb/tensor_core.hpp    wb::ldmatrix_x1/x2/x4 (and _trans), wb::mma_m16n8k16_bf16
 ///     wb/timer.hpp          wb::median_milliseconds, wb::gpu_available
 #pragma once
 
@@ -19,4 +20,5 @@
 #include "wb/layout.hpp"
 #include "wb/poison.hpp"
 #include "wb/shared_memory.hpp"
+#include "wb/tensor_core.hpp"
 #include "wb/timer.hpp"

@@ -19,7 +19,22 @@
 
 namespace wb::sim {
 
-enum class WarpOp { sync, shuffle_index, shuffle_up, shuffle_down, shuffle_xor, ballot, any, all };
+// The last three are the tensor cores' warp-wide instructions (wb/tensor_core.hpp, the
+// models in common/sim/src/tensor_core.cpp): .sync.aligned, they take no mask, and every
+// lane of the warp must execute the same one.
+enum class WarpOp {
+  sync,
+  shuffle_index,
+  shuffle_up,
+  shuffle_down,
+  shuffle_xor,
+  ballot,
+  any,
+  all,
+  ldmatrix,
+  ldmatrix_trans,
+  mma_m16n8k16_bf16
+};
 
 // Meets the other lanes of `mask` at a `op`; `operand` (bytes <= 16) is this lane's
 // value, `lane_argument` the source lane, delta or lane mask of a shuffle; `result`

@@ -1,8 +1,10 @@
 // The CPU simulator's interface to the workbook runtime: grid launches, device
-// allocations, asynchronous copies, schedules and the counters of the last launch.
+// allocations, asynchronous copies, the tensor cores, schedules and the counters of the
+// last launch.
 //
-// Kernels never call these directly; <wb/launch.hpp>, <wb/buffer.hpp> and
-// <wb/async_copy.hpp> do, so that a kernel file reads the same on both backends.
+// Kernels never call these directly; <wb/launch.hpp>, <wb/buffer.hpp>,
+// <wb/async_copy.hpp> and <wb/tensor_core.hpp> do, so that a kernel file reads the same on
+// both backends.
 #pragma once
 
 #include <cstddef>
@@ -295,6 +297,12 @@ struct LaunchStats {
   // current phase still had copies in flight: a wait on the wrong phase.
   std::uint64_t mbarrier_waits_on_a_past_phase = 0;
   std::uint64_t proxy_fences = 0;  // fence.proxy.async
+  // The tensor cores' warp-wide instructions (wb/tensor_core.hpp), each counted once per
+  // warp, not per lane: ldmatrix of every form, the 8x8 matrices they loaded (over
+  // ldmatrix_calls, 4 where every call is an .x4), and mma.sync.
+  std::uint64_t ldmatrix_calls = 0;
+  std::uint64_t ldmatrix_matrices = 0;
+  std::uint64_t mma_calls = 0;
   // Warp requests of each kind, and per code address.
   RequestCounts requests[kAccessKinds];
   std::map<std::pair<const void*, AccessKind>, AccessSite> sites;
@@ -487,5 +495,22 @@ std::uint64_t register_tensor_map(const TensorMapDescriptor& descriptor);
 // `handle` to shared `dst`, completing on `barrier` (cp.async.bulk.tensor.Nd...).
 void tensor_copy(void* dst, std::uint64_t handle, const int* coords, int rank, const void* barrier, const char* file,
                  int line);
+
+// ---------------------------------------------------------------------------------
+// The tensor cores (wb/tensor_core.hpp; the models are in common/sim/src/tensor_core.cpp).
+// Each instruction is a rendezvous of the warp's 32 lanes.
+
+// ldmatrix.sync.aligned.m8n8.x{matrices}{.trans}.shared.b16 comes in two calls, around the
+// read of the lane's row, which the kernel's own code makes (so that it is checked and
+// counted as a shared load of the kernel's line). First: whether this lane gives a row
+// (lanes 0 to 8 x matrices - 1 do; the others' addresses are not used), after checking
+// that its row lies in shared memory and is 16-byte aligned.
+bool ldmatrix_gives_row(int matrices, bool transposed, const void* row, const char* file, int line);
+// Then the rendezvous, each lane with the 16 bytes of its row (zeros where it gives none):
+// `registers` receives this lane's `matrices` fragments.
+void ldmatrix(int matrices, bool transposed, const void* row_bytes, unsigned* registers, const char* file, int line);
+// mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32: this lane's fragments of A (4
+// registers), B (2) and C (4 floats) in, its fragment of D (4 floats) out.
+void mma_m16n8k16_bf16(float* d, const unsigned* a, const unsigned* b, const float* c, const char* file, int line);
 
 }  // namespace wb::sim
