@@ -28,6 +28,20 @@ __device__ unsigned bf16_pair(std::uint16_t low, std::uint16_t high) {
   return static_cast<unsigned>(low) | static_cast<unsigned>(high) << 16;
 }
 
+// D = A B + C with this lane's fragment of C gathered from the row-major 16x8 c and its
+// fragment of D scattered to d, as the mma's fragment layout places them.
+__device__ void multiply_and_store(const unsigned (&a_frag)[4], const unsigned (&b_frag)[2], const float* c,
+                                   float* d, int g, int q) {
+  const float c_frag[4] = {c[g * 8 + 2 * q], c[g * 8 + 2 * q + 1],            // row g
+                           c[(g + 8) * 8 + 2 * q], c[(g + 8) * 8 + 2 * q + 1]};  // row g + 8
+  float d_frag[4];
+  wb::mma_m16n8k16_bf16(d_frag, a_frag, b_frag, c_frag);
+  d[g * 8 + 2 * q] = d_frag[0];
+  d[g * 8 + 2 * q + 1] = d_frag[1];
+  d[(g + 8) * 8 + 2 * q] = d_frag[2];
+  d[(g + 8) * 8 + 2 * q + 1] = d_frag[3];
+}
+
 // The form of ldmatrix the template names.
 template <int Matrices, bool Transposed>
 __device__ void ldmatrix(unsigned (&regs)[Matrices], const void* smem_row) {
@@ -73,14 +87,7 @@ __global__ void multiply_kernel(const std::uint16_t* a, const std::uint16_t* b, 
   const unsigned b_frag[2] = {
       bf16_pair(b[(2 * q) * 8 + g], b[(2 * q + 1) * 8 + g]),                  // rows 2q, 2q+1,   column g
       bf16_pair(b[(2 * q + 8) * 8 + g], b[(2 * q + 9) * 8 + g])};             // rows 2q+8, 2q+9, column g
-  const float c_frag[4] = {c[g * 8 + 2 * q], c[g * 8 + 2 * q + 1],            // row g
-                           c[(g + 8) * 8 + 2 * q], c[(g + 8) * 8 + 2 * q + 1]};  // row g + 8
-  float d_frag[4];
-  wb::mma_m16n8k16_bf16(d_frag, a_frag, b_frag, c_frag);
-  d[g * 8 + 2 * q] = d_frag[0];
-  d[g * 8 + 2 * q + 1] = d_frag[1];
-  d[(g + 8) * 8 + 2 * q] = d_frag[2];
-  d[(g + 8) * 8 + 2 * q + 1] = d_frag[3];
+  multiply_and_store(a_frag, b_frag, c, d, g, q);
 }
 
 // A's shared rows: 16 elements and 8 of padding, three groups of 8 (48 bytes).
@@ -102,14 +109,7 @@ __global__ void multiply_through_ldmatrix_kernel(const uint4* a, const uint4* b,
   wb::ldmatrix_x2_trans(b_frag, &smem_b[lane % 16]);
 
   const int g = lane / 4, q = lane % 4;
-  const float c_frag[4] = {c[g * 8 + 2 * q], c[g * 8 + 2 * q + 1], c[(g + 8) * 8 + 2 * q],
-                           c[(g + 8) * 8 + 2 * q + 1]};
-  float d_frag[4];
-  wb::mma_m16n8k16_bf16(d_frag, a_frag, b_frag, c_frag);
-  d[g * 8 + 2 * q] = d_frag[0];
-  d[g * 8 + 2 * q + 1] = d_frag[1];
-  d[(g + 8) * 8 + 2 * q] = d_frag[2];
-  d[(g + 8) * 8 + 2 * q + 1] = d_frag[3];
+  multiply_and_store(a_frag, b_frag, c, d, g, q);
 }
 
 using LoadKernel = void (*)(const uint4*, unsigned*);
