@@ -103,17 +103,33 @@ const Step kStep3{
     return ::testing::AssertionSuccess();
   }
   // Fewer wide copies than asked, their bytes made up by narrower ones: copies narrower
-  // than the step's. Otherwise (more copies of a width than asked, none narrower to make up
-  // for them): some element copied twice, which is said as such.
+  // than the step's. More copies of a width than asked, none narrower to make up for them:
+  // some element copied twice. Fewer in all, with plain global loads made: the vectors went
+  // to shared memory through registers. Each is said as such; fewer with no plain loads is
+  // shown as counted.
   const bool narrower = (stats.cp_async_16 < expected_16 && stats.cp_async_4 + stats.cp_async_8 > expected_4 + expected_8) ||
                         (stats.cp_async_8 < expected_8 && stats.cp_async_4 > expected_4);
+  const std::uint64_t issued = stats.cp_async_4 + stats.cp_async_8 + stats.cp_async_16;
+  const bool more = !narrower && issued > expected_4 + expected_8 + expected_16;
+  const bool through_registers = !narrower && !more && stats.global_loads > 0;
+  std::string reading;
+  if (narrower) {
+    reading = "A narrower copy than the step asks for takes more instructions for the same bytes.";
+  } else if (more) {
+    reading = "More copies than the vectors: some vectors are copied twice (one copy a vector, of 16 bytes, or of 0 "
+              "source bytes outside the array, never both).";
+  } else if (through_registers) {
+    reading = "Fewer copies than the vectors, and the kernel made " + std::to_string(stats.global_loads) +
+              " plain loads of global memory: vectors reached shared memory through registers (a load and a "
+              "store) instead of a cp.async, which waits for nothing and lets nothing travel while the block "
+              "computes. Copy every vector with wb::cp_async_cg.";
+  } else {
+    reading = "Fewer copies than the vectors: some vectors were not copied.";
+  }
   return ::testing::AssertionFailure()
          << what << " should take " << expected_16 << " copies of 16 bytes, " << expected_8 << " of 8 and "
          << expected_4 << " of 4; the kernel issued " << stats.cp_async_16 << " of 16 bytes, " << stats.cp_async_8
-         << " of 8 and " << stats.cp_async_4 << " of 4. "
-         << (narrower ? "A narrower copy than the step asks for takes more instructions for the same bytes."
-                      : "More copies than the vectors: some vectors are copied twice (one copy a vector, of "
-                        "16 bytes, or of 0 source bytes outside the array, never both).");
+         << " of 8 and " << stats.cp_async_4 << " of 4. " << reading;
 }
 
 // Step 3's copies where some whole quads went float by float: 16-byte copies short by q

@@ -312,6 +312,7 @@ TEST_F(Chapter6Halo, Step2SeveralTilesABlockDoubleBuffered) {
     check.in_flight_cause = kInFlightCause;
     check.step_wait = 1;  // the double buffer's wait<1>: this tile's group lands, the next one's travels
     check.first_tile_in_flight_cause = kFirstTileInFlightCause;
+    check.buffers = 2;
     check.last_tile_in_flight_cause = kLastTileInFlightCause;
 #if WB_BACKEND_SIM
     check.technique = [n](const wb::sim::LaunchStats& stats) {
@@ -366,6 +367,7 @@ void check_width() {
     check.in_flight_cause = kInFlightCause;
     check.step_wait = 1;  // the double buffer's wait<1>: this tile's group lands, the next one's travels
     check.first_tile_in_flight_cause = kFirstTileInFlightCause;
+    check.buffers = 2;
     check.last_tile_in_flight_cause = kLastTileInFlightCause;
     check.note = note;
     check.proven_cause = proven_cause;

@@ -378,7 +378,17 @@ std::string explain_barrier_reads(const std::vector<float>& output, const std::v
            << "each bulk copy went out with " << two_decimals(in_flight)
            << " tiles in flight on average, itself included: the copies and the stores take turns. Each "
               "stage's first tile goes out before any wait, and a stage's next tile as soon as the stage is "
-              "free, so that it travels while the other stage is waited for and stored.";
+              "free, so that it travels while the other stage is waited for and stored."
+           << (2 * stats.bulk_waits_right_after_issue >= stats.bulk_copies
+                   ? "\nLikely cause: " + std::to_string(stats.bulk_waits_right_after_issue) + " of the " +
+                         std::to_string(stats.bulk_copies) +
+                         " bulk copies were waited for by the thread that issued them, on their own phase, before "
+                         "it issued another: the producer waits for each copy it sends (a wait on its arrival's "
+                         "token, or on the stage's parity, right after the copy), so the next copy goes out only "
+                         "when this one has landed. Issue the copy and move on, dropping the arrival's token "
+                         "((void)cuda::device::barrier_arrive_tx(...)): the wait on a stage's phase belongs before "
+                         "its stores."
+                   : std::string());
   }
   return ::testing::AssertionSuccess();
 }

@@ -179,14 +179,16 @@ TEST_F(SimRaces, AnAccessWhileACopyTravelsAcrossBarriersIsKeptAsEvidence) {
     // Kept with the launch's counters, not thrown: the reading of a wrong output comes
     // first, and a right one fails on it (wb::grading::judge_technique).
     wb::launch(read_while_another_copy_travels, dim3(1), dim3(kThreads), 0, in.data(), out.data());
-    const std::optional<std::string>& race = wb::sim::last_launch_stats().copy_window_race;
+    const std::optional<wb::sim::CopyWindowRace>& race = wb::sim::last_launch_stats().copy_window_race;
     ASSERT_TRUE(race.has_value());
-    EXPECT_TRUE(contains(*race, "thread \\([0-9]+,0,0\\)'s cp.async into smem_values\\[[0-9]+\\].*issued at "
+    EXPECT_TRUE(contains(race->message, "thread \\([0-9]+,0,0\\)'s cp.async into smem_values\\[[0-9]+\\].*issued at "
                                 "tests/sim/test_races.cpp:[0-9]+, was in flight until that thread's wait, and thread "
                                 "\\([0-9]+,0,0\\) read that word at tests/sim/test_races.cpp:[0-9]+ in between"))
-        << *race;
+        << race->message;
+    EXPECT_EQ(race->array, "smem_values");
     wb::launch(copies_travel_across_barriers, dim3(1), dim3(kThreads), 0, in.data(), out.data());
-    EXPECT_FALSE(wb::sim::last_launch_stats().copy_window_race.has_value()) << *wb::sim::last_launch_stats().copy_window_race;
+    EXPECT_FALSE(wb::sim::last_launch_stats().copy_window_race.has_value())
+        << wb::sim::last_launch_stats().copy_window_race->message;
   }
 }
 

@@ -47,6 +47,41 @@ std::vector<double> convolution_reference(const std::vector<float>& input, const
   return output;
 }
 
+#if WB_BACKEND_SIM
+namespace {
+
+// A copy touched in flight in a streaming step, read as the block's tile that its commit
+// group stands for (the block's g-th tile, blockIdx.x + g * gridDim.x, in buffer g %
+// buffers): where that tile's span element it brought went to a word that puts its buffer
+// inside the one before, the buffers' stride leaves out part of a span ("" otherwise).
+std::string overlapping_buffers_cause(const sim::CopyWindowRace& race, const float* gmem_in,
+                                      const ConvolutionCheck& check) {
+  if (check.buffers < 2 || race.source == nullptr || race.grid_blocks == 0) return "";
+  const long long element = static_cast<const float*>(race.source) - gmem_in;
+  if (element < 0 || element >= check.n) return "";
+  const long long pad = check.span_pad >= 0 ? check.span_pad : halo_of(check.width);
+  const long long span = check.tile + 2 * pad;
+  const long long tile = static_cast<long long>(race.block_linear + race.group * race.grid_blocks);
+  const long long in_span = element - (tile * check.tile - pad);
+  if (in_span < 0 || in_span >= span) return "";
+  const long long buffer = static_cast<long long>(race.group % static_cast<std::uint64_t>(check.buffers));
+  const long long start = static_cast<long long>(race.word) - in_span;
+  if (buffer == 0 || start <= (buffer - 1) * span || start >= buffer * span) return "";
+  const std::string array = race.array.empty() ? "the dynamic shared memory" : race.array;
+  return "the racing copy brought input element " + std::to_string(element) + ", element " +
+         std::to_string(in_span) + " of tile " + std::to_string(tile) + "'s span (the block's tile number " +
+         std::to_string(race.group) + ", in buffer " + std::to_string(buffer) + "), to word " +
+         std::to_string(race.word) + " of " + array + ": that buffer starts at word " + std::to_string(start) +
+         ", inside the buffer before it, which holds a span of " + std::to_string(span) + " floats (the tile's " +
+         std::to_string(check.tile) + " and " + std::to_string(pad) + " on each side). The buffers overlap on " +
+         std::to_string(buffer * span - start) + " words, so one tile's copies land on the other's last elements "
+         "while they are read: each buffer starts a whole span after the one before, halos included (smem_span[b], "
+         "or b * (kStreamTile + 2 * halo)).";
+}
+
+}  // namespace
+#endif
+
 void check_convolution(const ConvolutionCheck& check, const std::string& configuration) {
   const Step& step = check.step;
   const auto seed = fresh_seed();
@@ -141,7 +176,8 @@ void check_convolution(const ConvolutionCheck& check, const std::string& configu
     return;
   }
 #if WB_BACKEND_SIM
-  judge_technique(check.technique, check.on_success, stats, static_cast<std::uint64_t>(check.n), where, step);
+  judge_technique(check.technique, check.on_success, stats, static_cast<std::uint64_t>(check.n), where, step,
+                  [&](const sim::CopyWindowRace& race) { return overlapping_buffers_cause(race, gmem_in.data(), check); });
 #endif
 }
 

@@ -219,11 +219,14 @@ std::string simulator_notes(const sim::LaunchStats& stats) {
 
 void judge_technique(const std::function<::testing::AssertionResult(const sim::LaunchStats&)>& technique,
                      const std::function<void(const sim::LaunchStats&)>& on_success, const sim::LaunchStats& stats,
-                     std::uint64_t outputs, const std::string& where, const Step& step) {
+                     std::uint64_t outputs, const std::string& where, const Step& step,
+                     const std::function<std::string(const sim::CopyWindowRace&)>& race_cause) {
   // The output is right, and a copy was touched while in flight: the simulator landed it
   // after the access, a GPU may not.
   if (stats.copy_window_race) {
-    ADD_FAILURE() << where << "the output is right here, but " << *stats.copy_window_race << "\n" << step.hint_line();
+    const std::string cause = race_cause ? race_cause(*stats.copy_window_race) : std::string();
+    ADD_FAILURE() << where << "the output is right here, but " << stats.copy_window_race->message << "\n"
+                  << (cause.empty() ? std::string() : "Likely cause: " + cause + "\n") << step.hint_line();
     return;
   }
   // Stores repeated first: a loop that redoes the work also skews every per-request figure

@@ -5,6 +5,7 @@
 // closes the thread's open group; a wait performs every committed group but the newest
 // N. So a read of the destination before the wait sees poison, every time, where a GPU
 // would return the old or the new data depending on timing.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <tuple>
@@ -43,6 +44,8 @@ void perform_copies(AsyncCopyQueue& queue, std::size_t up_to) {
     const PendingCopy& copy = queue.copies[queue.performed];
     // The copy lands now: a write of its issuer in this barrier interval.
     if (ThreadState* thread = running_thread; thread != nullptr) {
+      thread->landing_copy_group = static_cast<std::uint64_t>(
+          std::upper_bound(queue.group_ends.begin(), queue.group_ends.end(), queue.performed) - queue.group_ends.begin());
       SharedConflict conflict;
       if (!check_shared_race(*thread, copy.destination, static_cast<std::size_t>(copy.copy_bytes),
                              true, copy.pc, conflict, copy.source, copy.interval)) {

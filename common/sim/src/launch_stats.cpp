@@ -61,6 +61,7 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   mbarrier_phases += other.mbarrier_phases;
   mbarrier_waits += other.mbarrier_waits;
   bulk_copies_in_flight_at_issue += other.bulk_copies_in_flight_at_issue;
+  bulk_waits_right_after_issue += other.bulk_waits_right_after_issue;
   mbarrier_waits_on_a_past_phase += other.mbarrier_waits_on_a_past_phase;
   proxy_fences += other.proxy_fences;
   ldmatrix_calls += other.ldmatrix_calls;

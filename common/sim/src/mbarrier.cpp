@@ -153,6 +153,9 @@ void finish_wait(Worker& worker, const ThreadState& thread, BlockMbarrier& barri
 void wait_for_phase(ThreadState& thread, BlockMbarrier& barrier, std::uint64_t target, const char* call,
                     const char* file, int line) {
   Worker& worker = *thread.worker;
+  if (thread.last_bulk_barrier == barrier.address && thread.last_bulk_phase == target && barrier.phase <= target) {
+    ++worker.stats.bulk_waits_right_after_issue;
+  }
   while (barrier.phase <= target) {
     if (barrier.completable()) {
       complete_phase(worker, barrier);
@@ -223,6 +226,8 @@ void queue_copy(ThreadState& thread, BlockMbarrier& barrier, std::byte* destinat
   // In flight from the issuer's view: its own waits say what it has seen land, whatever
   // the order in which the schedule ran the other threads.
   worker.stats.bulk_copies_in_flight_at_issue += unseen_copies(worker, thread.linear_index);
+  thread.last_bulk_barrier = barrier.address;
+  thread.last_bulk_phase = barrier.phase;
   if (barrier.completable()) wake(worker, barrier);
 }
 
@@ -534,7 +539,10 @@ void begin_block_mbarriers(Worker& worker) {
   worker.mbarriers.clear();
   worker.block_bulk_copies = 0;
   worker.bulk_copy_sites.clear();
-  for (auto& thread : worker.threads) thread->waiting_mbarrier = nullptr;
+  for (auto& thread : worker.threads) {
+    thread->waiting_mbarrier = nullptr;
+    thread->last_bulk_barrier = nullptr;
+  }
 }
 
 void finish_block_mbarriers(Worker& worker) {

@@ -224,7 +224,14 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
         toucher_pc = word.write_pc;
       }
       if (touched_as != nullptr && !worker.stats.copy_window_race) {
-        worker.stats.copy_window_race = "a race on shared memory: " + thread_name(worker, self) + "'s cp.async into " +
+        CopyWindowRace race;
+        race.source = source;
+        race.group = thread.landing_copy_group;
+        const dim3 grid = worker.job->config.grid;
+        race.block_linear = blockIdx.x + static_cast<std::uint64_t>(grid.x) * (blockIdx.y + static_cast<std::uint64_t>(grid.y) * blockIdx.z);
+        race.grid_blocks = static_cast<std::uint64_t>(grid.x) * grid.y * grid.z;
+        std::tie(race.array, race.word) = shared_array_word(shared, word_address);
+        race.message = "a race on shared memory: " + thread_name(worker, self) + "'s cp.async into " +
                         describe_shared_address(shared, word_address, 4, pc) + ", issued at " + line_of(pc) +
                         ", was in flight until that thread's wait, and " + thread_name(worker, toucher) + " " + touched_as +
                         " that word at " + line_of(toucher_pc) + " in between, after a __syncthreads() that came "
@@ -232,6 +239,7 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
                         "that access may meet the old value or the new one. A buffer is refilled only after the "
                         "barrier that ends everyone's reads of it, and read only after the barrier that follows "
                         "everyone's wait for its copies.";
+        worker.stats.copy_window_race = std::move(race);
       }
     }
     // A block-scoped cuda::pipeline's consumer_wait() orders what each thread did before

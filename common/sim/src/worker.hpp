@@ -118,6 +118,13 @@ struct ThreadState {
   // them; -1: none) and its commits then: a race's evidence (wb::RacingCopy).
   int idle_wait = -1;
   std::uint32_t commits_at_idle_wait = 0;
+  // The commit group (in this thread's count, from 0) of the copy landing now, for the
+  // race check's record of a copy touched in flight.
+  std::uint64_t landing_copy_group = 0;
+  // Its latest bulk or tensor copy's barrier and the phase it completes (mbarrier.cpp),
+  // for a wait of this thread on that very phase before it issues another.
+  const void* last_bulk_barrier = nullptr;
+  std::uint64_t last_bulk_phase = 0;
   // Its cuda::pipeline producer_commit() and consumer_wait() calls in this block: what a
   // consumer_wait() orders (race_check.cpp).
   std::uint32_t pipeline_commits = 0;

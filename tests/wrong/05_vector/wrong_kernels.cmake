@@ -338,3 +338,11 @@ wb_wrong_kernel(two_adjacent_quads_a_thread
   FIND "  if (first + 4 <= valid) {\n    wb::cp_async_cg(&smem_tile[first], &gmem_tile_in[first]);\n  } else {"
   REPLACE "  for (int quad = 2 * static_cast<int>(threadIdx.x); quad < 2 * static_cast<int>(threadIdx.x) + 2 && quad < kThreads; ++quad) {\n    if (4 * quad + 4 <= valid) {\n      wb::cp_async_cg(&smem_tile[4 * quad], &gmem_tile_in[4 * quad]);\n    } else {\n      for (int index = 4 * quad; index < valid; ++index) wb::cp_async_ca<4>(&smem_tile[index], &gmem_tile_in[index]);\n    }\n  }\n  if (false) {\n  } else if (first < 0) {"
   EXPECT "step 3.*128 of the launch's 256 threads issued no cp.async.*one quad for each thread")
+
+# The whole tiles' quads moved with a plain float4 load and store, as vector code does on
+# a CPU: the output is right, and nothing travels while the block computes.
+wb_wrong_kernel(whole_tile_through_registers
+  STEP 2
+  FIND "    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * ld);"
+  REPLACE "    *reinterpret_cast<float4*>(smem_quad + smem_gemm_layout(0, col)) = *reinterpret_cast<const float4*>(gmem_quad + col * ld);"
+  EXPECT "step 2.*the kernel issued 0 of 16 bytes, 0 of 8 and 0 of 4. Fewer copies than the vectors, and the kernel made [0-9]+ plain loads of global memory: vectors reached shared memory through registers")

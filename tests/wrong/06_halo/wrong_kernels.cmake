@@ -289,3 +289,13 @@ wb_wrong_kernel(span_copied_past_the_last_tile
   FIND "    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1]"
   REPLACE "    if (next_tile >= 0) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1]"
   EXPECT "step 2.*one span \\(2052 copies\\) for each of the [0-9]+ blocks.*every block copied a span past its last tile")
+
+# The buffers addressed from the first with a stride of the tile alone, the halos left out:
+# buffer 1 starts 4 words inside buffer 0, and the next tile's copies land on the last
+# elements of the tile being read. The output comes out right in the simulator's order; on
+# a GPU it races.
+wb_wrong_kernel(buffers_strided_by_the_tile_alone
+  STEP 2
+  FIND "      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n    wb::cp_async_wait<1>();  // this tile's group has landed; the next one's may still travel\n    __syncthreads();         // everyone's copies of this tile, and the weights, visible to all\n    convolve_stream_tile<kWidth>(smem_span[buffer], smem_weights,"
+  REPLACE "      load_span_async<kStreamTile, kHalo>(&smem_span[0][0] + (buffer ^ 1) * kStreamTile, gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n    wb::cp_async_wait<1>();\n    __syncthreads();\n    convolve_stream_tile<kWidth>(&smem_span[0][0] + buffer * kStreamTile, smem_weights,"
+  EXPECT "step 2.*Likely cause: the racing copy brought input element [0-9]+, element [0-9]+ of tile [0-9]+'s span \\(the block's tile number [0-9]+, in buffer 1\\), to word [0-9]+ of smem_span: that buffer starts at word 2048, inside the buffer before it, which holds a span of 2052 floats.*The buffers overlap on 4 words")

@@ -343,3 +343,12 @@ wb_wrong_kernel(box_coordinates_as_block_indices FILE hopper.cu
   FIND "(smem_box, &tensor_map, box_row, box_col, full)"
   REPLACE "(smem_box, &tensor_map, blockIdx.x, blockIdx.y, full)"
   EXPECT "step 4.*elements are wrong.*a tile that starts at the tile's index instead of its origin.*a bulk tensor copy's coordinates, too, are elements")
+
+# The producer keeps its arrival's token and waits on it at once: each bulk copy lands
+# before the next goes out. The output stays right; the stages no longer overlap.
+wb_wrong_kernel(producer_waits_for_its_own_copy
+  STEP 3
+  FILE hopper.cu
+  FIND "  (void)cuda::device::barrier_arrive_tx(full, 1, bytes);"
+  REPLACE "  full.wait(cuda::device::barrier_arrive_tx(full, 1, bytes));"
+  EXPECT "step 3.*tiles in flight on average.*Likely cause: [0-9]+ of the [0-9]+ bulk copies were waited for by the thread that issued them, on their own phase, before it issued another")

@@ -63,6 +63,10 @@ struct ConvolutionCheck {
   // named. Recognised in the simulator, which knows the grid and poisons copies in flight.
   std::string first_tile_in_flight_cause;
   std::string last_tile_in_flight_cause;
+  // For those steps: the spans' buffers, the i-th tile of a block going to buffer i % buffers
+  // and committed as the block's i-th group (0: not a streaming step). A copy touched in
+  // flight is then read against them: a buffer that starts inside the one before it.
+  int buffers = 0;
 #if WB_BACKEND_SIM
   std::function<::testing::AssertionResult(const sim::LaunchStats&)> technique;
   std::function<void(const sim::LaunchStats&)> on_success;

@@ -70,10 +70,12 @@ std::string describe_requests(const sim::LaunchStats& stats, sim::AccessKind kin
 // The last judgement of a run whose result is right: the step's technique, then that each
 // of the `outputs` elements was stored once, whatever the step asks (a failure names
 // `where` and the step's hint), then, if both hold, the step's report of a pass.
-// `technique` and `on_success` may be empty.
+// `technique` and `on_success` may be empty. A copy touched in flight fails first, with
+// the cause `race_cause` reads from it where one fits (empty, or "": none named).
 void judge_technique(const std::function<::testing::AssertionResult(const sim::LaunchStats&)>& technique,
                      const std::function<void(const sim::LaunchStats&)>& on_success, const sim::LaunchStats& stats,
-                     std::uint64_t outputs, const std::string& where, const Step& step);
+                     std::uint64_t outputs, const std::string& where, const Step& step,
+                     const std::function<std::string(const sim::CopyWindowRace&)>& race_cause = {});
 
 // A cp.async pipeline of `stages` stages over `k_tiles` tiles (chapters 4 and 5's GEMMs).
 // Tiles in flight at a wait, on average: the copies a wait found not yet landed, over the

@@ -216,6 +216,19 @@ struct EarlyExit {
   std::string barrier_site;    // the barrier the others reached ("copy.cu:53")
 };
 
+// A copy touched by another thread while in flight (LaunchStats::copy_window_race): the
+// message, and the copy itself, the evidence of which index put it there: the element it
+// brought, the word it went to and its commit group in its thread's count (from 0).
+struct CopyWindowRace {
+  std::string message;
+  const void* source = nullptr;
+  std::string array;  // the __shared__ array ("" for dynamic shared memory)
+  std::size_t word = 0;  // in 4-byte elements
+  std::uint64_t group = 0;
+  std::uint64_t block_linear = 0;  // the copying thread's block, as an index of the grid
+  std::uint64_t grid_blocks = 0;   // and the grid's blocks
+};
+
 struct LaunchStats {
   std::uint64_t blocks = 0;
   std::uint64_t threads = 0;
@@ -251,7 +264,7 @@ struct LaunchStats {
   // issue and its wait, across a barrier (race_check.cpp): a race on a GPU, where a copy
   // lands at any moment of that window. Kept, not thrown, so that a wrong output still
   // gets the reading of what it read; a right one fails on it (grading's technique).
-  std::optional<std::string> copy_window_race;
+  std::optional<CopyWindowRace> copy_window_race;
   // The CUDA C++ library's copies (cooperative_groups::memcpy_async, cuda::memcpy_async):
   // calls, each thread's call of a collective one counted, and the cp.async operations
   // they issued (also counted in cp_async_4/8/16 above).
@@ -293,6 +306,9 @@ struct LaunchStats {
   // for a double buffer whose next tile goes out before this one is waited for, 1 where
   // copies and work take turns.
   std::uint64_t bulk_copies_in_flight_at_issue = 0;
+  // Waits of a bulk or tensor copy's issuer on that copy's own phase, before it issued
+  // another: a producer that waits for each copy it sends.
+  std::uint64_t bulk_waits_right_after_issue = 0;
   // Waits that returned at once on a phase completed long before, while the barrier's
   // current phase still had copies in flight: a wait on the wrong phase.
   std::uint64_t mbarrier_waits_on_a_past_phase = 0;
