@@ -90,8 +90,10 @@ const Step kStep3{
                   "its source size; copy those floats with 4-byte copies. Where it is a 4-byte copy: its index "
                   "runs past the array's last float (a bound, or a start counted twice)."},
                  {wb::ErrorKind::misaligned,
-                  "a 16-byte copy of an element that is no multiple of 4 floats from the array's start: "
-                  "each thread's quad starts at float 4 * threadIdx.x."}})};
+                  "a copy's address is no multiple of its size. A 16-byte copy: its element is no multiple "
+                  "of 4 floats from the array's start (each thread's quad starts at float 4 * threadIdx.x). "
+                  "A 4-byte copy: its address is no multiple of 4 bytes, which no float index gives: an "
+                  "offset counted in bytes, with a part of it in floats (not times 4), on a byte pointer."}})};
 
 #if WB_BACKEND_SIM
 // The launch's copies were exactly `expected_4`, `expected_8` and `expected_16` of 4, 8

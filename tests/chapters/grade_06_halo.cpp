@@ -135,11 +135,27 @@ std::string figure(double value) {
   const int halo = ch06::halo_of(width);
   const std::uint64_t expected = static_cast<std::uint64_t>(tiles_of(n, tile)) * static_cast<std::uint64_t>(tile + 2 * halo);
   if (stats.cp_async_ops() < expected) {
+    // What is missing says which: whole spans (a tile loaded another way), or the halos.
+    const auto span = static_cast<std::uint64_t>(tile + 2 * halo);
+    const std::uint64_t missing = expected - stats.cp_async_ops();
+    const std::uint64_t halos = static_cast<std::uint64_t>(tiles_of(n, tile)) * 2 * static_cast<std::uint64_t>(halo);
+    std::string which;
+    if (missing % span == 0) {
+      which = std::to_string(missing / span) + (missing / span == 1 ? " span" : " whole spans") + " of " +
+              std::to_string(span) + " elements are missing: a tile's span reached shared memory another way "
+              "(plain loads and stores, which wait where they stand and let nothing travel) or not at all. Every "
+              "span goes through load_span_async.";
+    } else if (missing == halos) {
+      which = "exactly the halos are missing, " + std::to_string(halo) + " elements on each side of every tile: "
+              "the halo goes to shared memory through cp.async too (zero-filled outside the array, never skipped "
+              "or stored with a plain assignment).";
+    } else {
+      which = "every element of every span, the halo too, goes to shared memory through cp.async (zero-filled "
+              "outside the array, never skipped or stored with a plain assignment).";
+    }
     return ::testing::AssertionFailure()
            << stats.cp_async_ops() << " cp.async copies for " << expected << " span elements ("
-           << tiles_of(n, tile) << " tiles x (" << tile << " + 2 x " << halo << ")): the halo too, "
-           << halo << " elements on each side of every tile, goes to shared memory through cp.async "
-           << "(zero-filled outside the array, never skipped or stored with a plain assignment).";
+           << tiles_of(n, tile) << " tiles x (" << tile << " + 2 x " << halo << ")): " << which;
   }
   if (stats.cp_async_ops() > expected) {
     // One span more a block, almost all of it zeros: each block copied a span past its last

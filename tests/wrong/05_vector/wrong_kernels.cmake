@@ -324,12 +324,12 @@ wb_wrong_kernel(whole_tile_shared_columns_strided_by_ld
 
 # The quad's shared offset in floats added to a byte pointer: the quad of row 4 goes to
 # byte 4, where it lies at byte 16, off a 16-byte boundary (column 1 would start at byte
-# 132, not 528).
+# 132, not 528). A quad index on a float pointer lands on the same byte, so both are named.
 wb_wrong_kernel(shared_offset_in_floats_on_a_byte_pointer
   STEP 1
   FIND "    wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)], &gmem_tile_in[row + col * rows]);"
   REPLACE "    wb::cp_async_cg(reinterpret_cast<float*>(reinterpret_cast<char*>(smem_tile) + smem_16_layout(row, col)), &gmem_tile_in[row + col * rows]);"
-  EXPECT "step 1.*not 16-byte aligned.*Likely cause: the 16-byte copy of element \\([0-9]+, [0-9]+\\) of block \\(0, 0\\)'s tile went to byte 4 of smem_tile: its row, 4 floats, added to a byte pointer as 4 bytes, where the element lies at byte 16.*On a char\\* every float counts sizeof\\(float\\) bytes")
+  EXPECT "step 1.*not 16-byte aligned.*Likely cause: the 16-byte copy of element \\([0-9]+, [0-9]+\\) of block \\(0, 0\\)'s tile went to byte 4 of smem_tile: either its row, 4 floats, added to a byte pointer as 4 bytes, where the element lies at byte 16, or its index counted in quads \\(a float4 index, a quarter of the element's\\) on a float pointer, which counts floats \\(row 1 where 4 is meant\\): both put the copy there. On a char\\* every float counts sizeof\\(float\\) bytes")
 
 # Step 3's quads two a thread, adjacent: threads 128 to 255 of every block copy nothing,
 # and the output stays right.

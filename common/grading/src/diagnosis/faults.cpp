@@ -1315,14 +1315,27 @@ std::string floats_counted_as_bytes(const Fault& fault, const Element& local, co
                               pair_text(local.row, local.col) + " of block " +
                               pair_text(fault.block[0], fault.block[1]) + "'s tile went to byte " +
                               std::to_string(byte) + " of " + array_name;
-  const std::string advice = ". On a char* every float counts sizeof(float) bytes: multiply the float offset by 4 (or "
+  const std::string advice = " On a char* every float counts sizeof(float) bytes: multiply the float offset by 4 (or "
                              "index the float array itself, &tile[index], and let the pointer's type count the bytes).";
+  // A 16-byte copy's float index a quarter of the element's is the same address: the
+  // index counted in quads (a float4 index) on a float pointer. Where it fits, both are
+  // named: the address cannot tell them apart.
+  const auto in_quads_too = [&](long long floats) {
+    return fault.bytes == 16 && floats % 4 == 0 && byte == floats;
+  };
+  const std::string quads = "its index counted in quads (a float4 index, a quarter of the element's) on a float "
+                            "pointer, which counts floats";
   // In column 0 no stride shows: the row alone, in floats, taken as bytes.
   if (local.col == 0) {
     if (byte != local.row) return "";
-    return element + ": its row, " + std::to_string(local.row) + " floats, added to a byte pointer as " +
-           std::to_string(local.row) + " bytes, where the element lies at byte " + std::to_string(local.row * 4) +
-           advice;
+    const std::string as_bytes = "its row, " + std::to_string(local.row) + " floats, added to a byte pointer as " +
+                                 std::to_string(local.row) + " bytes, where the element lies at byte " +
+                                 std::to_string(local.row * 4);
+    if (in_quads_too(local.row)) {
+      return element + ": either " + as_bytes + ", or " + quads + " (row " + std::to_string(local.row / 4) +
+             " where " + std::to_string(local.row) + " is meant): both put the copy there." + advice;
+    }
+    return element + ": " + as_bytes + "." + advice;
   }
   for (const auto& [stride, name] : strides) {
     const long long floats = local.row + local.col * stride;
@@ -1333,10 +1346,24 @@ std::string floats_counted_as_bytes(const Fault& fault, const Element& local, co
                                             std::to_string(stride)
                                       : std::to_string(local.row) + " * 4 + " + std::to_string(local.col) + " * " +
                                             std::to_string(stride);
-    return element + " = " + counted + ": " +
-           (whole ? "its index in floats, row + col * " + std::to_string(stride) + " (" + name + "),"
-                  : "its column's offset in floats, col * " + std::to_string(stride) + " (" + name + "),") +
-           " added to a byte pointer, where the element lies at byte " + std::to_string(floats * 4) + advice;
+    const std::string as_bytes =
+        (whole ? "its index in floats, row + col * " + std::to_string(stride) + " (" + name + "),"
+               : "its column's offset in floats, col * " + std::to_string(stride) + " (" + name + "),") +
+        std::string(" added to a byte pointer, where the element lies at byte ") + std::to_string(floats * 4);
+    // The rival that reaches the same byte: the whole index in quads, or the column's
+    // stride in quads (stride / 4 floats a column) on a float pointer.
+    std::string rival;
+    if (whole && in_quads_too(floats)) {
+      rival = quads;
+    } else if (!whole && stride % 4 == 0) {
+      rival = "the columns' stride counted in quads, col * " + std::to_string(stride / 4) +
+              ", on a float pointer, which counts floats";
+    }
+    if (!rival.empty()) {
+      return element + " = " + counted + ": either " + as_bytes + ", or " + rival + ": both put the copy there." +
+             advice;
+    }
+    return element + " = " + counted + ": " + as_bytes + "." + advice;
   }
   return "";
 }
