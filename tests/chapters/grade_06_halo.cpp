@@ -133,10 +133,10 @@ std::string figure(double value) {
 // once, and was waited for.
 ::testing::AssertionResult spans_through_cp_async(const wb::sim::LaunchStats& stats, int n, int width, int tile) {
   const int halo = ch06::halo_of(width);
-  const std::uint64_t expected = static_cast<std::uint64_t>(tiles_of(n, tile)) * static_cast<std::uint64_t>(tile + 2 * halo);
+  const auto span = static_cast<std::uint64_t>(tile + 2 * halo);
+  const std::uint64_t expected = static_cast<std::uint64_t>(tiles_of(n, tile)) * span;
   if (stats.cp_async_ops() < expected) {
     // What is missing says which: whole spans (a tile loaded another way), or the halos.
-    const auto span = static_cast<std::uint64_t>(tile + 2 * halo);
     const std::uint64_t missing = expected - stats.cp_async_ops();
     const std::uint64_t halos = static_cast<std::uint64_t>(tiles_of(n, tile)) * 2 * static_cast<std::uint64_t>(halo);
     std::string which;
@@ -161,7 +161,6 @@ std::string figure(double value) {
     // One span more a block, almost all of it zeros: each block copied a span past its last
     // tile (the next tile's copies issued in the last iteration too). A tile loaded twice
     // adds a span a block as well, but of the array's elements, not zeros.
-    const auto span = static_cast<std::uint64_t>(tile + 2 * halo);
     std::uint64_t zeros_needed = 0;  // the span elements outside [0, n): zero-filled rightly
     for (long long first = -halo; first < static_cast<long long>(n) - halo; first += tile) {
       for (long long element = first; element < first + static_cast<long long>(span); ++element) {

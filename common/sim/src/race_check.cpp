@@ -228,7 +228,7 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
         race.source = source;
         race.group = thread.landing_copy_group;
         const dim3 grid = worker.job->config.grid;
-        race.block_linear = blockIdx.x + static_cast<std::uint64_t>(grid.x) * (blockIdx.y + static_cast<std::uint64_t>(grid.y) * blockIdx.z);
+        race.block_linear = static_cast<std::uint64_t>(worker.running_block);
         race.grid_blocks = static_cast<std::uint64_t>(grid.x) * grid.y * grid.z;
         std::tie(race.array, race.word) = shared_array_word(shared, word_address);
         race.message = "a race on shared memory: " + thread_name(worker, self) + "'s cp.async into " +

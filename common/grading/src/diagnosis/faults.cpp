@@ -1181,28 +1181,38 @@ std::string copy_wider_than_the_step(const Fault& fault, ErrorKind kind, unsigne
          "at multiples of N.";
 }
 
-std::string store_origin_counted_twice(const std::vector<long long>& outside, const ArrayShape& shape) {
-  if (outside.empty() || shape.tile_rows <= 0 || shape.tile_cols <= 0) return "";
+namespace {
+
+// The offsets outside a column-major array of `shape` (sorted, each once) that the stores
+// of every tile reach: its rows below `row_bound` and columns below `col_bound`, counted
+// from the tile's origin, whose row and column are taken `row_times` and `col_times`
+// times; `valid_only` keeps each tile's stores to its part inside the array as well.
+std::vector<long long> stores_outside(const ArrayShape& shape, long long row_bound, long long col_bound,
+                                      int row_times = 1, int col_times = 1, bool valid_only = false) {
   const long long size = static_cast<long long>(shape.rows) * shape.cols;
-  // The offsets outside the output that every tile's valid elements reach with its origin's
-  // row and column parts counted `row_times` and `col_times` times.
-  const auto outside_reached = [&](int row_times, int col_times) {
-    std::vector<long long> reached;
-    for (long long tile_col = 0; tile_col * shape.tile_cols < shape.cols; ++tile_col) {
-      for (long long tile_row = 0; tile_row * shape.tile_rows < shape.rows; ++tile_row) {
-        const long long origin_row = tile_row * shape.tile_rows, origin_col = tile_col * shape.tile_cols;
-        for (long long col = 0; col < std::min<long long>(shape.tile_cols, shape.cols - origin_col); ++col) {
-          for (long long row = 0; row < std::min<long long>(shape.tile_rows, shape.rows - origin_row); ++row) {
-            const long long offset = row_times * origin_row + row + (col_times * origin_col + col) * shape.rows;
-            if (offset < 0 || offset >= size) reached.push_back(offset);
-          }
+  std::vector<long long> reached;
+  for (long long tile_col = 0; tile_col * shape.tile_cols < shape.cols; ++tile_col) {
+    for (long long tile_row = 0; tile_row * shape.tile_rows < shape.rows; ++tile_row) {
+      const long long origin_row = tile_row * shape.tile_rows, origin_col = tile_col * shape.tile_cols;
+      const long long rows = std::min<long long>({shape.tile_rows, row_bound, valid_only ? shape.rows - origin_row : row_bound});
+      const long long cols = std::min<long long>({shape.tile_cols, col_bound, valid_only ? shape.cols - origin_col : col_bound});
+      for (long long col = 0; col < cols; ++col) {
+        for (long long row = 0; row < rows; ++row) {
+          const long long offset = row_times * origin_row + row + (col_times * origin_col + col) * shape.rows;
+          if (offset < 0 || offset >= size) reached.push_back(offset);
         }
       }
     }
-    std::sort(reached.begin(), reached.end());
-    reached.erase(std::unique(reached.begin(), reached.end()), reached.end());
-    return reached;
-  };
+  }
+  std::sort(reached.begin(), reached.end());
+  reached.erase(std::unique(reached.begin(), reached.end()), reached.end());
+  return reached;
+}
+
+}  // namespace
+
+std::string store_origin_counted_twice(const std::vector<long long>& outside, const ArrayShape& shape) {
+  if (outside.empty() || shape.tile_rows <= 0 || shape.tile_cols <= 0) return "";
   struct Model {
     int row_times, col_times;
     const char* part;
@@ -1210,7 +1220,9 @@ std::string store_origin_counted_twice(const std::vector<long long>& outside, co
   const Model models[] = {{2, 1, "row origin (tile_row)"}, {1, 2, "column origin (tile_col)"}, {2, 2, "origin"}};
   const Model* fit = nullptr;
   for (const Model& model : models) {
-    if (outside_reached(model.row_times, model.col_times) != outside) continue;
+    if (stores_outside(shape, shape.tile_rows, shape.tile_cols, model.row_times, model.col_times, true) != outside) {
+      continue;
+    }
     if (fit != nullptr) return "";  // two models reach the same elements: neither is singled out
     fit = &model;
   }
@@ -1242,24 +1254,8 @@ std::string store_one_past_the_tile(const std::vector<long long>& outside, const
     // meant (a tile's (row, col), counted from its origin, tested against rows and cols):
     // named where the offsets past the end are exactly those such stores reach, both where
     // the two reach the same (the array at least a tile each way).
-    const auto past_the_end = [&](long long row_bound, long long col_bound) {
-      std::vector<long long> reached;
-      for (long long tile_col = 0; tile_col * shape.tile_cols < shape.cols; ++tile_col) {
-        for (long long tile_row = 0; tile_row * shape.tile_rows < shape.rows; ++tile_row) {
-          for (long long col = 0; col < std::min<long long>(shape.tile_cols, col_bound); ++col) {
-            for (long long row = 0; row < std::min<long long>(shape.tile_rows, row_bound); ++row) {
-              const long long offset = tile_row * shape.tile_rows + row + (tile_col * shape.tile_cols + col) * shape.rows;
-              if (offset >= size) reached.push_back(offset);
-            }
-          }
-        }
-      }
-      std::sort(reached.begin(), reached.end());
-      reached.erase(std::unique(reached.begin(), reached.end()), reached.end());
-      return reached;
-    };
-    const bool no_bound = past_the_end(shape.tile_rows, shape.tile_cols) == outside;
-    const bool array_bound = past_the_end(shape.rows, shape.cols) == outside;
+    const bool no_bound = stores_outside(shape, shape.tile_rows, shape.tile_cols) == outside;
+    const bool array_bound = stores_outside(shape, shape.rows, shape.cols) == outside;
     if (!no_bound && !array_bound) return "";
     const std::string how = no_bound && array_bound
                                 ? "stores with no bound, or bounded by the array's extent (a tile's (row, col), counted "
@@ -1303,14 +1299,21 @@ namespace {
 // tile layout: an index in floats added to a byte pointer (char*), where every float
 // counts sizeof(float) bytes. The whole index (row + col * stride) or its column's part
 // alone (a row in bytes already) taken as bytes; "" where neither lands there.
+// The column strides a shared index may have used, each with its name: the step's layouts'
+// and the tile's rows.
+std::vector<std::pair<long long, std::string>> strides_to_try(const std::vector<SharedLayout>& layouts,
+                                                              long long tile_rows) {
+  std::vector<std::pair<long long, std::string>> strides;
+  for (const SharedLayout& layout : layouts) strides.emplace_back(layout.stride, "the stride of " + layout.name);
+  strides.emplace_back(tile_rows, "the tile's rows");
+  return strides;
+}
+
 std::string floats_counted_as_bytes(const Fault& fault, const Element& local, const std::string& array_name,
                                     const std::vector<SharedLayout>& layouts, long long tile_rows) {
   if (!fault.destination || (local.row == 0 && local.col == 0)) return "";
   const long long byte = static_cast<long long>(fault.destination->word) * 4 +
                          static_cast<long long>(reinterpret_cast<std::uintptr_t>(fault.address) % 4);
-  std::vector<std::pair<long long, std::string>> strides;
-  for (const SharedLayout& layout : layouts) strides.emplace_back(layout.stride, "the stride of " + layout.name);
-  strides.emplace_back(tile_rows, "the tile's rows");
   const std::string element = "the " + std::to_string(fault.bytes) + "-byte copy of element " +
                               pair_text(local.row, local.col) + " of block " +
                               pair_text(fault.block[0], fault.block[1]) + "'s tile went to byte " +
@@ -1337,7 +1340,7 @@ std::string floats_counted_as_bytes(const Fault& fault, const Element& local, co
     }
     return element + ": " + as_bytes + "." + advice;
   }
-  for (const auto& [stride, name] : strides) {
+  for (const auto& [stride, name] : strides_to_try(layouts, tile_rows)) {
     const long long floats = local.row + local.col * stride;
     const bool whole = byte == floats;
     const bool column_part = byte == local.row * 4 + local.col * stride;
@@ -1428,20 +1431,15 @@ std::string destination_past_the_array_cause(const Fault& fault, const FaultedAr
   }
   const auto word = static_cast<long long>(fault.destination->word);
   // The index in floats times sizeof(float), on a float pointer that counts floats already.
-  {
-    std::vector<std::pair<long long, std::string>> strides;
-    for (const SharedLayout& layout : layouts) strides.emplace_back(layout.stride, "the stride of " + layout.name);
-    strides.emplace_back(array.shape.tile_rows, "the tile's rows");
-    for (const auto& [stride, name] : strides) {
-      const long long floats = local.row + local.col * stride;
-      if (floats == 0 || word != floats * static_cast<long long>(sizeof(float))) continue;
-      return "the copy of element " + pair_text(local.row, local.col) + " of block " +
-             pair_text(fault.block[0], fault.block[1]) + "'s tile went to float " + std::to_string(word) + " of " +
-             fault.destination->array + " = 4 * (" + std::to_string(local.row) + " + " + std::to_string(local.col) +
-             " * " + std::to_string(stride) + "), past its end: its index, row + col * " + std::to_string(stride) +
-             " (" + name + "), counted in bytes (times sizeof(float)) on a float pointer, which counts floats "
-             "already. Index the tile in floats; bytes belong only on a char*.";
-    }
+  for (const auto& [stride, name] : strides_to_try(layouts, array.shape.tile_rows)) {
+    const long long floats = local.row + local.col * stride;
+    if (floats == 0 || word != floats * static_cast<long long>(sizeof(float))) continue;
+    return "the copy of element " + pair_text(local.row, local.col) + " of block " +
+           pair_text(fault.block[0], fault.block[1]) + "'s tile went to float " + std::to_string(word) + " of " +
+           fault.destination->array + " = 4 * (" + std::to_string(local.row) + " + " + std::to_string(local.col) +
+           " * " + std::to_string(stride) + "), past its end: its index, row + col * " + std::to_string(stride) +
+           " (" + name + "), counted in bytes (times sizeof(float)) on a float pointer, which counts floats "
+           "already. Index the tile in floats; bytes belong only on a char*.";
   }
   // The shared index written row-major, row * stride + col, in a column-major tile.
   if (local.row > 0) {
