@@ -294,6 +294,12 @@ bool copies_spans(const wb::sim::LibraryCopySite& site, const ConvolutionInputs&
            << " cuda::memcpy_async calls came with no stage acquired (after a producer_commit(), before "
               "the next producer_acquire()): is producer_commit() before the copies?";
   }
+  if (auto spread = wb::grading::no_one_lane_loops(
+          stats, wb::sim::AccessKind::shared_store,
+          "Spread them over the block, as the copy is: j from block.thread_rank(), stepping by kThreads.");
+      !spread) {
+    return spread;
+  }
   const bool judged =
       wb::grading::overlap_judged(stats, static_cast<std::uint64_t>(tiles_of(n, ch07::kStreamTile)));
   const double at_waits =

@@ -182,6 +182,26 @@ std::string describe_requests(const sim::LaunchStats& stats, sim::AccessKind kin
          << ", as the reference makes: " << advice;
 }
 
+::testing::AssertionResult no_one_lane_loops(const sim::LaunchStats& stats, sim::AccessKind kind,
+                                             const std::string& advice) {
+  if (stats.blocks == 0) return ::testing::AssertionSuccess();
+  for (const auto& [key, site] : stats.sites) {
+    if (site.kind != kind || site.counts.requests <= 32 * stats.blocks || site.counts.lanes_per_request() >= 2.0) {
+      continue;
+    }
+    const std::string line = sim::source_line_of(site.pc);
+    return ::testing::AssertionFailure()
+           << "the " << sim::to_string(kind) << " at " << (line.empty() ? std::string("an unknown line") : line)
+           << " went one lane at a time: " << site.counts.requests << " requests of "
+           << one_decimal(site.counts.lanes_per_request()) << " active lanes on average, in " << stats.blocks
+           << (stats.blocks == 1 ? " block" : " blocks")
+           << ": one thread walks a loop whose elements the block's threads could share, while the other 31 "
+              "lanes of its warp idle. "
+           << advice;
+  }
+  return ::testing::AssertionSuccess();
+}
+
 const sim::AccessSite* site_with_most_lanes(const sim::LaunchStats& stats, sim::AccessKind kind) {
   const sim::AccessSite* most = nullptr;
   for (const auto& [key, site] : stats.sites) {

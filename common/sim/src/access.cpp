@@ -72,7 +72,7 @@ constexpr std::size_t kSharedReachBelow = 4096;
       !before.empty()) {
     fail_without_unwinding(source_line_of(pc), access + " " + before, ErrorKind::shared_out_of_bounds);
   }
-  const Allocation* allocation = worker.job->allocations.around(address, kDeviceAllocationGap);
+  const Allocation* allocation = worker.job->allocations.around(address, /*with_guard=*/true);
   if (allocation == nullptr) return false;  // a global variable of the program, or host memory
   if (begin + bytes <= allocation->begin + allocation->bytes) {
     worker.last_allocation = allocation;

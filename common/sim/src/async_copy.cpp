@@ -18,7 +18,7 @@ namespace wb::sim {
 BadSource explain_bad_source(const void* source, std::size_t bytes) {
   const Allocation below = device_allocation_below(source);
   const auto* begin = static_cast<const std::byte*>(source);
-  if (below.begin != nullptr && begin < below.begin + below.bytes + kDeviceAllocationGap) {
+  if (below.begin != nullptr && begin < below.begin + below.bytes + device_allocation_guard(below.bytes)) {
     const auto offset = begin - below.begin;
     return {"the global source " + hex(source) + " reads bytes [" + std::to_string(offset) +
                 ", " + std::to_string(offset + bytes) + ") of a device allocation of " +
@@ -136,7 +136,7 @@ PendingCopy issue_copy(ThreadState& thread, void* shared_dst, const void* global
     // zero-fills the destination, but compute-sanitizer still reports the whole vector
     // read past the end of an allocation, and so does the simulator. A source size of
     // 0 reads nothing and needs no valid source.
-    const Allocation* source = worker.job->allocations.around(global_src, 0);
+    const Allocation* source = worker.job->allocations.around(global_src);
     const auto* source_begin = static_cast<const std::byte*>(global_src);
     if (source == nullptr || source_begin + src_bytes > source->begin + source->bytes) {
       const BadSource bad = explain_bad_source(global_src, src_bytes);

@@ -245,7 +245,7 @@ void copy_synchronously(ThreadState& thread, std::byte* dst, const std::byte* sr
   if (const std::string bad = explain_bad_destination(worker, dst, bytes, pc); !bad.empty()) {
     kernel_fail(file, line, what + bad, ErrorKind::destination_not_shared);
   }
-  const Allocation* source = worker.job->allocations.around(src, 0);
+  const Allocation* source = worker.job->allocations.around(src);
   if (source == nullptr || src + bytes > source->begin + source->bytes) {
     const BadSource bad = explain_bad_source(src, bytes);
     kernel_fail(file, line, what + bad.message, bad.kind);

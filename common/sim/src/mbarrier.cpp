@@ -428,7 +428,7 @@ void bulk_copy(void* dst, const void* src, std::size_t bytes, std::size_t promis
   }
   check_destination(worker, dst, bytes, what, file, line, pc,
                     "Is the size the tile's bytes, sizeof(float) times its elements?");
-  const Allocation* source = worker.job->allocations.around(src, 0);
+  const Allocation* source = worker.job->allocations.around(src);
   const auto* source_begin = static_cast<const std::byte*>(src);
   if (source == nullptr || source_begin + bytes > source->begin + source->bytes) {
     const BadSource bad = explain_bad_source(src, bytes);
@@ -502,7 +502,7 @@ void tensor_copy(void* dst, std::uint64_t handle, const int* coords, int rank, c
   // The box, element after element with the innermost dimension fastest, read from the
   // tensor where it lies inside it and zeros where it does not, each element put where
   // the swizzle puts it.
-  const Allocation* tensor = worker.job->allocations.around(map.global_address, 0);
+  const Allocation* tensor = worker.job->allocations.around(map.global_address);
   std::vector<std::byte> data(box_bytes, std::byte{0});
   const auto element = static_cast<std::size_t>(map.element_bytes);
   const std::size_t elements = box_bytes / element;

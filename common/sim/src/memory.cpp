@@ -1,11 +1,13 @@
-// Device memory in the simulator: host allocations registered with the exact size
-// asked for, 256-byte aligned as cudaMalloc's are, so that cp.async can tell device
-// memory from everything else. Each is followed by a gap of kDeviceAllocationGap bytes
-// that nothing else can occupy (poisoned for AddressSanitizer, which so still sees an
-// overrun at its first byte): without it, a host vector placed right after a device
-// buffer was reported as "past its end" of that buffer instead of as host memory.
+// Device memory in the simulator: host memory registered with the exact size asked for,
+// page-aligned (so 256-byte aligned, as cudaMalloc's is), so that cp.async can tell device
+// memory from everything else. Each allocation is mapped on its own, followed by a guard
+// of device_allocation_guard(bytes) bytes that nothing else can occupy and no access can
+// reach (mapped without access rights): an index that runs past an array, up to as far
+// again as the array is long, is an overrun of that array, reported before it is made,
+// never a write into a host variable that the heap placed there, nor a crash.
+#include <sys/mman.h>
+
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <new>
@@ -13,23 +15,17 @@
 
 #include "worker.hpp"
 
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/asan_interface.h>
-#define WB_SIM_POISON_GAP(address, bytes) ASAN_POISON_MEMORY_REGION(address, bytes)
-#define WB_SIM_UNPOISON_GAP(address, bytes) ASAN_UNPOISON_MEMORY_REGION(address, bytes)
-#else
-#define WB_SIM_POISON_GAP(address, bytes) ((void)(address), (void)(bytes))
-#define WB_SIM_UNPOISON_GAP(address, bytes) ((void)(address), (void)(bytes))
-#endif
-
 namespace wb::sim {
 namespace {
 
-// What is allocated for `bytes`: the bytes, the gap, rounded to the alignment (which
-// aligned_alloc requires of the size).
-std::size_t footprint(std::size_t bytes) {
-  return (bytes + kDeviceAllocationGap + 255) / 256 * 256;
-}
+constexpr std::size_t kPage = 4096;
+constexpr std::size_t kSmallestGuard = 64 * 1024;
+constexpr std::size_t kLargestGuard = std::size_t{1} << 30;
+
+std::size_t whole_pages(std::size_t bytes) { return (bytes + kPage - 1) / kPage * kPage; }
+
+// What is mapped for `bytes`: the bytes in whole pages, and the guard after them.
+std::size_t footprint(std::size_t bytes) { return whole_pages(bytes) + device_allocation_guard(bytes); }
 
 std::mutex registry_mutex;
 std::map<const std::byte*, std::size_t>& registry() {
@@ -39,13 +35,20 @@ std::map<const std::byte*, std::size_t>& registry() {
 
 }  // namespace
 
+std::size_t device_allocation_guard(std::size_t bytes) {
+  return std::clamp(whole_pages(bytes), kSmallestGuard, kLargestGuard);
+}
+
 void* device_malloc(std::size_t bytes) {
-  void* pointer = std::aligned_alloc(256, footprint(bytes));
-  if (pointer == nullptr) throw std::bad_alloc();
-  WB_SIM_POISON_GAP(static_cast<std::byte*>(pointer) + bytes, footprint(bytes) - bytes);
+  void* mapping = mmap(nullptr, footprint(bytes), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (mapping == MAP_FAILED) throw std::bad_alloc();
+  if (bytes > 0 && mprotect(mapping, whole_pages(bytes), PROT_READ | PROT_WRITE) != 0) {
+    munmap(mapping, footprint(bytes));
+    throw std::bad_alloc();
+  }
   std::lock_guard lock(registry_mutex);
-  registry()[static_cast<const std::byte*>(pointer)] = bytes;
-  return pointer;
+  registry()[static_cast<const std::byte*>(mapping)] = bytes;
+  return mapping;
 }
 
 void device_free(void* pointer) noexcept {
@@ -54,13 +57,11 @@ void device_free(void* pointer) noexcept {
   {
     std::lock_guard lock(registry_mutex);
     const auto found = registry().find(static_cast<const std::byte*>(pointer));
-    if (found != registry().end()) {
-      bytes = found->second;
-      registry().erase(found);
-    }
+    if (found == registry().end()) return;  // not ours: cudaFree reports it
+    bytes = found->second;
+    registry().erase(found);
   }
-  WB_SIM_UNPOISON_GAP(static_cast<std::byte*>(pointer) + bytes, footprint(bytes) - bytes);
-  std::free(pointer);
+  munmap(pointer, footprint(bytes));
 }
 
 Allocation device_allocation_below(const void* pointer) {
@@ -81,18 +82,19 @@ std::vector<Allocation> device_allocations() {
   return allocations;  // sorted: the registry is a map by address
 }
 
-const Allocation* AllocationSnapshot::around(const void* pointer, std::size_t gap) const {
+const Allocation* AllocationSnapshot::around(const void* pointer, bool with_guard) const {
   const auto* address = static_cast<const std::byte*>(pointer);
   auto after = std::upper_bound(
       allocations.begin(), allocations.end(), address,
       [](const std::byte* value, const Allocation& allocation) { return value < allocation.begin; });
   if (after == allocations.begin()) return nullptr;
   const Allocation& below = *std::prev(after);
-  return address < below.begin + below.bytes + gap ? &below : nullptr;
+  const std::size_t reach = below.bytes + (with_guard ? device_allocation_guard(below.bytes) : 0);
+  return address < below.begin + reach ? &below : nullptr;
 }
 
 std::string AllocationSnapshot::describe_offset(const void* pointer) const {
-  const Allocation* allocation = around(pointer, 0);
+  const Allocation* allocation = around(pointer);
   if (allocation == nullptr) return {};
   const auto offset = static_cast<const std::byte*>(pointer) - allocation->begin;
   return "; it is byte " + std::to_string(offset) + ", float element " + std::to_string(offset / 4) +

@@ -155,8 +155,9 @@ struct ThreadState {
 // workers look addresses up without a lock (no allocation changes during a launch).
 struct AllocationSnapshot {
   std::vector<Allocation> allocations;
-  // The allocation whose [begin, begin + bytes + gap) holds `pointer`, or nullptr.
-  const Allocation* around(const void* pointer, std::size_t gap) const;
+  // The allocation whose [begin, begin + bytes) holds `pointer` or, `with_guard`, whose
+  // bytes or guard after them do (device_allocation_guard); nullptr where none does.
+  const Allocation* around(const void* pointer, bool with_guard = false) const;
   // "; it is byte B, float element E, of its device allocation" for a misaligned
   // address's message, or "" where no allocation holds it.
   std::string describe_offset(const void* pointer) const;
@@ -463,10 +464,10 @@ Allocation device_allocation_below(const void* pointer);
 // Every device allocation, sorted by address (for a launch's snapshot).
 std::vector<Allocation> device_allocations();
 
-// Bytes after the end of every device allocation that belong to no other object, so
-// that an address up to this far past an allocation's end is an overrun of it, never a
-// host variable that the heap happened to place there.
-inline constexpr std::size_t kDeviceAllocationGap = 4096;
+// How many bytes after the end of a device allocation of `bytes` belong to no other
+// object (its guard: as many as it has, at least 64 KiB), so that an address up to this
+// far past its end is an overrun of it, never a host variable placed there.
+std::size_t device_allocation_guard(std::size_t bytes);
 
 // Performs the first `count` not-yet-performed copies of the queue, in order.
 void perform_copies(AsyncCopyQueue& queue, std::size_t up_to);

@@ -122,6 +122,14 @@ wb_wrong_kernel(zeros_one_short_of_the_end
   REPLACE "    if (index < first || index > last) smem_span[j] = 0.0f;"
   EXPECT "step 2.*they fit one input exactly: the span's element n = [0-9]+, the first past the array's end.*misses that one")
 
+# The span's zeros stored by one thread: right on every element, but one lane of the block
+# walks all 2064 elements of every span while the other lanes idle.
+wb_wrong_kernel(zeros_by_one_thread
+  STEP 2
+  FIND "  for (int j = block.thread_rank(); j < kSpan; j += kThreads) {\n"
+  REPLACE "  if (block.thread_rank() == 0) for (int j = 0; j < kSpan; ++j) {\n"
+  EXPECT "step 2.*the shared stores at [^ ]*library.cu:[0-9]+ went one lane at a time: [0-9]+ requests of 1.0 active lanes.*Spread them over the block")
+
 # The stage never flipped: the next spans go to stage 1, every tile is read from stage 0,
 # which holds the block's first span.
 wb_wrong_kernel(stage_never_flipped

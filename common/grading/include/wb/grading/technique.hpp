@@ -52,6 +52,13 @@ namespace wb::grading {
 ::testing::AssertionResult lanes_per_request_at_least(const sim::LaunchStats& stats, sim::AccessKind kind,
                                                       double minimum, const std::string& advice);
 
+// No code address of `kind` made its accesses one lane at a time in bulk: more than 32
+// requests a block, of fewer than 2 active lanes each, is one thread walking a loop that
+// the block's threads could share, while its warp's other lanes idle. The failure names
+// the line and the figures, then `advice`.
+::testing::AssertionResult no_one_lane_loops(const sim::LaunchStats& stats, sim::AccessKind kind,
+                                             const std::string& advice);
+
 // The launch stored at most `elements` elements to global memory, one store a lane: every
 // output element once. A loop that steps by less than the threads cover together, or that
 // starts every thread at 0, stores the same elements again, and so do two blocks that store
