@@ -134,8 +134,12 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
   const auto seed = fresh_seed();
   const std::string where = step.heading() + ", " + gemm_shape_text(check.shape) + ", " +
                             configuration + " (WB_SEED=" + std::to_string(seed) + "):\n";
-  const std::vector<float> a = random_floats(size_of(m, k), seed);
-  const std::vector<float> b = random_floats(size_of(n, k), seed + 1);
+  std::vector<float> a = random_floats(size_of(m, k), seed);
+  std::vector<float> b = random_floats(size_of(n, k), seed + 1);
+  if (check.input_rounding) {
+    for (float& value : a) value = check.input_rounding(value);
+    for (float& value : b) value = check.input_rounding(value);
+  }
   DeviceBuffer<float> gmem_a(a.size()), gmem_b(b.size());
   gmem_a.upload(a);
   gmem_b.upload(b);

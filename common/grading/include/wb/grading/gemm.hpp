@@ -46,6 +46,10 @@ struct GemmCheck {
   // The N of the step's cp_async_wait<N> (-1: none taught, or several), against which a
   // copy read in flight is read (diagnosis/in_flight.hpp).
   int step_wait = -1;
+  // What the kernel's inputs can hold: each random element of A and B is passed through
+  // this before the run, and the reference multiplies what it returns (empty: the floats
+  // as drawn; a bf16 GEMM's grader rounds them to bf16 values).
+  std::function<float(float)> input_rounding;
   // Launches the learner's kernel on device pointers.
   std::function<void(const float* gmem_a, const float* gmem_b, float* gmem_c)> run;
   // Whether the step loads through cp.async (if it issued none, the report says so).

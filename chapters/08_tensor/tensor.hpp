@@ -1,0 +1,50 @@
+// Chapter 8, tensor cores: the interface the skeleton and the solution both implement and
+// the grader calls. Read it, but keep it as it is: the grader is compiled against it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ch08 {
+
+//! [interface]
+// A bf16 value as the kernels hold it: its 16 bits, the top half of the float it rounds
+// (sign, the float's 8-bit exponent, 7 bits of mantissa). The copies and ldmatrix move
+// bits; only the tensor cores read them as numbers.
+using bf16 = std::uint16_t;
+
+// The shapes. A block computes one 128x128 tile of C, walking K 32 at a time, its 8 warps
+// arranged 2x4 over the tile, each warp owning a 64x32 part of it: 4 x 4 tiles of 16x8,
+// one mma.sync m16n8k16 each per 16 of K.
+inline constexpr int kTileM = 128;  // bM
+inline constexpr int kTileN = 128;  // bN
+inline constexpr int kTileK = 32;   // bK
+inline constexpr int kThreads = 256;
+inline constexpr int kWarpsM = 2;
+inline constexpr int kWarpsN = 4;
+inline constexpr int kWarpTileM = kTileM / kWarpsM;  // 64
+inline constexpr int kWarpTileN = kTileN / kWarpsN;  // 32
+inline constexpr int kMmaM = 16;
+inline constexpr int kMmaN = 8;
+inline constexpr int kMmaK = 16;
+inline constexpr int kWarpMmasM = kWarpTileM / kMmaM;  // 4 tiles of 16 rows
+inline constexpr int kWarpMmasN = kWarpTileN / kMmaN;  // 4 tiles of 8 columns
+// Shared stages of the pipeline, as in chapter 4's step 3.
+inline constexpr int kStages = 3;
+// A stage holds a k-tile of A and one of B, each kTileK rows of 128 bf16 (the rows of the
+// operand for one k: contiguous in global memory), every row padded by 8 bf16: 272 bytes
+// apart, so that the 8 rows an ldmatrix matrix reads fall in 8 different groups of 4 banks.
+inline constexpr int kRowPad = 8;
+inline constexpr int kRowStride = kTileM + kRowPad;  // 136 bf16 from one k to the next
+
+// gmem_out[i] = gmem_in[i] rounded to the nearest bf16 (ties to even), on the device.
+void round_to_bf16(const float* gmem_in, bf16* gmem_out, std::size_t count);
+
+// Step 1: C = A * B^T on the tensor cores, for column-major arrays on the device: A is
+// m x k and B is n x k in bf16, C is m x n in float: C(i, j) = sum over p of A(i, p) *
+// B(j, p), the products exact and summed in float. m and n multiples of 8, any k >= 1
+// (std::invalid_argument otherwise); the arrays 16-byte aligned, as cudaMalloc's are.
+void gemm_mma(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, int n, int k);
+//! [interface]
+
+}  // namespace ch08
