@@ -45,7 +45,7 @@ learner_target() {
 learner_part() {
   local logs=${OUT:-build-learner/logs}/learner chapters targets kinds workers_list
   mkdir -p "$logs"
-  chapters=${WB_GPU_CHECK_CHAPTERS:-1 2 3 4 5 6 7}
+  chapters=${WB_GPU_CHECK_CHAPTERS:-1 2 3 4 5 6 7 8}
   targets=${WB_GPU_CHECK_TARGETS:-check bench sanitize profile timeline}
   kinds=${WB_GPU_CHECK_WITH:-references skeletons}
   workers_list=${WB_GPU_CHECK_WORKERS:-1 16 64 256}
@@ -123,7 +123,7 @@ done
 # Each reference step's time on each backend, slowest first: none may come near the step
 # limit (at most a fifth of it). The simulator's on 2 cores, as CI and small machines.
 references_sim=() references_cuda=()
-for number in 1 2 3 4 5 6 7; do
+for number in 1 2 3 4 5 6 7 8; do
   references_sim+=("$build/tests/grade_chapter${number}_solution_sim")
   references_cuda+=("$build/tests/grade_chapter${number}_solution_cuda")
 done
