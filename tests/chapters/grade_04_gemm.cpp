@@ -282,6 +282,11 @@ double shared_loads_per_fma(const wb::sim::LaunchStats& stats, const GemmShape& 
   return static_cast<double>(stats.of(wb::sim::AccessKind::shared_load).requests) / warp_fmas;
 }
 
+// The fragments read as the step asks, 4 float4 a kk for 64 FMAs: 0.0625 on whole tiles (a
+// twentieth over it allowed); one operand's 8 values read one float at a time make 0.156,
+// both 0.25.
+constexpr double kFloat4LoadsPerFma = 4.0 / 64.0;
+
 ::testing::AssertionResult register_blocked(const wb::sim::LaunchStats& stats, const GemmShape& shape,
                                             int tile_k = ch04::kTileK) {
   const double loads = shared_loads_per_fma(stats, shape, tile_k);
@@ -292,6 +297,16 @@ double shared_loads_per_fma(const wb::sim::LaunchStats& stats, const GemmShape& 
            << kMaxLoadsPerFma << " (one load for 4 FMAs) keeps shared memory from bounding the speed. "
            << "Read each thread's 8 values of A and 8 of B once per kk into registers (as float4: "
               "0.0625), not once per FMA (2).";
+  }
+  // Judged where every tile is whole: a partial block's idle lanes still issue requests.
+  const bool whole_tiles = shape.m % ch04::kTileM == 0 && shape.n % ch04::kTileN == 0 && shape.k % tile_k == 0;
+  if (whole_tiles && loads > kFloat4LoadsPerFma * 1.05) {
+    return ::testing::AssertionFailure()
+           << "the warps made " << figure(loads)
+           << " shared-load requests for each 32 elements of C and each k (a warp's FMA), where the fragments read "
+              "as float4 make 0.0625: 2 float4 of A and 2 of B a kk for the thread's 64 FMAs. One operand's 8 "
+              "values read one float at a time make 0.156, both 0.25. Read each fragment's 4 consecutive rows "
+              "with one float4 load (kVector), as the step asks.";
   }
   return wb::grading::within_the_ideal(
       stats, wb::sim::AccessKind::shared_load,

@@ -98,7 +98,7 @@ void check_convolution(const ConvolutionCheck& check, const std::string& configu
   // Two copies onto one word of the span, tested against the span's layout.
   const auto explain_fault = [&](const Error& error) -> std::string {
     if (!check.proven_cause.empty()) return check.proven_cause;
-    if (!error.fault()) return "";
+    if (!error.fault() || error.fault()->misaligned_shared) return "";
     // Two plain stores of the weights onto one word: a thread that stored a weight other
     // than its own index's, while that index's thread stored it too.
     if (const auto& overlap = error.fault()->overlap;

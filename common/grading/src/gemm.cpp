@@ -149,7 +149,13 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
   // twice, and one past a tile's edge:
   // block (x, y) reads rows tile_m * x of A and tile_n * y of B, across every k.
   const auto explain_fault = [&](const Error& error) -> std::string {
-    if (!error.fault() || error.kind() == ErrorKind::misaligned) return "";
+    if (!error.fault()) return "";
+    if (error.kind() == ErrorKind::misaligned) {
+      for (const FragmentReads& reads : check.fragment_reads) {
+        if (std::string cause = float_offset_as_bytes(*error.fault(), reads); !cause.empty()) return cause;
+      }
+      return "";
+    }
     for (const FragmentReads& reads : check.fragment_reads) {
       if (std::string cause = vector_pointer_indexed_in_floats(*error.fault(), reads); !cause.empty()) return cause;
       if (std::string cause = stage_index_not_wrapped(*error.fault(), reads); !cause.empty()) return cause;

@@ -166,7 +166,8 @@ void check_movement(const MovementCheck& check, const std::string& configuration
   const bool input_grid_transposed = check.grid_x_over_columns;
   const bool output_grid_transposed = transposed != check.grid_x_over_columns;
   const auto explain_fault = [&](const Error& error) -> std::string {
-    if (!error.fault()) return "";
+    // A misaligned vector load or store of shared memory: no reading of this step's.
+    if (!error.fault() || error.fault()->misaligned_shared) return "";
     const Fault& fault = *error.fault();
     if (std::string cause = copy_wider_than_the_step(fault, error.kind(), check.copy_bytes); !cause.empty()) {
       return cause;

@@ -150,6 +150,15 @@ std::string describe_vector_address(const ThreadState& thread, const void* addre
                                                         bool write, const void* pc) {
   const auto at = reinterpret_cast<std::uintptr_t>(address);
   const std::string width = std::to_string(bytes);
+  // In a __shared__ array: where, for the graders' readings of the index that put it there.
+  Fault fault = fault_here(address, write, static_cast<unsigned>(bytes));
+  if (thread.worker->shared.in_static(address)) {
+    const auto [array, word] = shared_array_word(thread.worker->shared, address);
+    if (!array.empty()) {
+      fault.misaligned_shared =
+          MisalignedShared{array, static_cast<long long>(4 * word + at % 4)};
+    }
+  }
   fail_without_unwinding(
       source_line_of(pc),
       access_text(write, bytes) + " (a " + (bytes == 16 ? "float4" : "float2") +
@@ -159,7 +168,7 @@ std::string describe_vector_address(const ThreadState& thread, const void* addre
           "kernel with a misaligned address: is the vector's first element a multiple of " +
           std::to_string(bytes / 4) + " floats from an aligned start, and a padded row a multiple of " +
           std::to_string(bytes / 4) + " floats long?",
-      ErrorKind::misaligned);
+      ErrorKind::misaligned, fault);
 }
 
 inline void on_access(const void* address, std::size_t bytes, bool write, const void* pc,

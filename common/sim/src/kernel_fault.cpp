@@ -47,7 +47,7 @@ Fault fault_here(const void* address, bool write, unsigned bytes) {
                bytes,
                running_thread == nullptr ? 0 : running_thread->global_accesses,
                std::nullopt,
-               std::nullopt, std::nullopt, std::nullopt};
+               std::nullopt, std::nullopt, std::nullopt, std::nullopt};
 }
 
 void kernel_fail_access(const char* file, int line, const std::string& what, ErrorKind kind, const void* address,

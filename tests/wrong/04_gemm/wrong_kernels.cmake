@@ -326,3 +326,19 @@ wb_wrong_kernel(wait_and_barrier_at_every_kk
   FIND "      if (kk == kDeepTileK - 1) {\n        // Every thread read its last fragments of this stage at kk - 1. Past the barrier the\n        // stage is free for tile k_tile + kStages, and tile k_tile + 1 is visible to all.\n        wb::cp_async_wait<kStages - 2>();\n        __syncthreads();\n"
   REPLACE "      wb::cp_async_wait<kStages - 2>();\n      __syncthreads();\n      if (kk == kDeepTileK - 1) {\n"
   EXPECT "step 5.*each block met [0-9.]+ barriers, and each thread waited [0-9.]+ times, for [0-9]+ k-tiles of 16 columns: step 5 waits and meets the block once a k-tile")
+
+# Step 4's fragments of B read one float at a time: right, and under the 0.25 loads a
+# warp FMA where shared memory bounds the speed, but 0.156 where float4 reads make 0.0625.
+wb_wrong_kernel(b_fragments_read_one_float_at_a_time
+  STEP 4
+  FIND "      for (int v = 0; v < kMicroN; v += kVector) {\n        const float4 b4 = *reinterpret_cast<const float4*>(&smem_b_stage[smem_b4_layout(micro_col(thread_coord.col, v), kk)]);\n        b_frag[v] = b4.x, b_frag[v + 1] = b4.y, b_frag[v + 2] = b4.z, b_frag[v + 3] = b4.w;\n      }"
+  REPLACE "      for (int v = 0; v < kMicroN; ++v) b_frag[v] = smem_b_stage[smem_b4_layout(micro_col(thread_coord.col, v), kk)];"
+  EXPECT "step 4.*0.156 shared-load requests for each 32 elements of C.*where the fragments read as float4 make 0.0625")
+
+# Step 4's A fragment read at its float offset added to a byte pointer: misaligned for
+# every thread whose first row is no multiple of 16 bytes' worth.
+wb_wrong_kernel(a_fragment_offset_in_bytes
+  STEP 4
+  FIND "const float4 a4 = *reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)]);"
+  REPLACE "const float4 a4 = *reinterpret_cast<const float4*>(reinterpret_cast<const char*>(smem_a_stage) + smem_a4_layout(micro_row(thread_coord.row, v), kk));"
+  EXPECT "step 4.*read A's fragment at byte [0-9]+ of a stage of smem_a, which is the offset in floats of the float4 it was meant to read.*added to a byte pointer")

@@ -200,6 +200,20 @@ std::vector<std::string> readings_of_a_walk(const Fault& fault, const FaultedArr
                        ") ahead: each copy goes one step further along than the loop means (a counter from 1 "
                        "written i * step where (i - 1) * step is meant, or a start one step late)");
   }
+  // The row's offset counted in floats on a pointer to vectors (the vector's float row
+  // added to a float2* or float4*, which counts pairs or quads), or in bytes on a float
+  // pointer: the element lies that many times the row further on, in the array's flat
+  // order (into the columns after its own).
+  for (const long long scale : {2LL, 4LL}) {
+    const long long rows = array.shape.rows;
+    if (meant.row > 0 && local.row + local.col * rows == scale * meant.row + meant.col * rows) {
+      readings.push_back("its row offset is counted " + std::string(scale == 2 ? "twice" : "four times") +
+                         " over: the row in floats added to a pointer to " +
+                         (scale == 2 ? std::string("float2, which counts pairs (the pair's index, row / 2, is meant)")
+                                     : std::string("float4, which counts quads (the quad's index, row / 4, is meant), "
+                                                   "or the row in bytes added to a float pointer")));
+    }
+  }
   for (const long long scale : {2LL, 4LL}) {
     if (local.row == meant.row && meant.col > 0 && local.col == scale * meant.col) {
       readings.push_back("its columns lie " + std::string(scale == 2 ? "twice" : "four times") +
@@ -207,6 +221,24 @@ std::vector<std::string> readings_of_a_walk(const Fault& fault, const FaultedArr
                          (scale == 2 ? "floats on a pointer to float2, which counts pairs"
                                      : "bytes on a float pointer, or in floats on a pointer to float4") +
                          " (rows / " + std::to_string(scale) + " is meant there)");
+    }
+  }
+  // A flat count over the thread's elements split into (row, column) with the wrong
+  // extent: the column from count / (its columns) where count / (its rows) is meant, so
+  // the column advances too soon and runs past the tile.
+  const auto steps_between = [](long long first, long long bound, int step) {
+    return first < bound ? (bound - first + step - 1) / step : 0;
+  };
+  const long long walk_rows = steps_between(read.start.first_row, read.valid_rows, array.row_step);
+  const long long walk_cols = steps_between(read.start.first_col, read.valid_cols, array.col_step);
+  if (walk_rows > 0 && walk_cols > 0 && walk_rows != walk_cols) {
+    const auto count = static_cast<long long>(read.walked);
+    if (local.row == read.start.first_row + count % walk_rows * array.row_step &&
+        local.col == read.start.first_col + count / walk_cols * array.col_step) {
+      readings.push_back("its flat count of elements is split with the wrong extent: the column taken as count / " +
+                         std::to_string(walk_cols) + " (the thread's columns) where count / " +
+                         std::to_string(walk_rows) + " (its rows, the extent of count % " +
+                         std::to_string(walk_rows) + ") is meant, so the column advances too soon");
     }
   }
   // Each column's walk starting where the column before ended: a pointer (or index)
@@ -569,6 +601,25 @@ std::string nth_text(unsigned long long earlier) {
 std::string shared_index_fit(const Element& first, const Element& second, long long word,
                              const FaultedArray& array) {
   const long long tile_rows = array.shape.tile_rows;
+  // A coordinate counted twice over the tile's own column stride (its rows, plus a padding
+  // of up to 8): 2 row + col * stride, or row + 2 col * stride, puts both exactly on the
+  // word with a stride the tile really has, which a smaller stride only imitates (from
+  // some other start).
+  for (const bool row_twice : {true, false}) {
+    const long long row_scale = row_twice ? 2 : 1, col_scale = row_twice ? 1 : 2;
+    const long long rows_apart = row_scale * (second.row - first.row), cols_apart = col_scale * (first.col - second.col);
+    if (cols_apart == 0 || rows_apart % cols_apart != 0) continue;
+    const long long stride = rows_apart / cols_apart;
+    if (stride < tile_rows || stride > tile_rows + 8) continue;
+    // Exactly on the word: the array's first stage, where the copies that overlap meet first.
+    if (word != row_scale * first.row + col_scale * first.col * stride) continue;
+    const std::string side = row_twice ? "row" : "column";
+    return " Both fit a shared index " + std::string(row_twice ? "2 * row + col * " : "row + 2 * col * ") +
+           std::to_string(stride) + ", the tile's own column stride with the " + side +
+           " counted twice: a pointer or offset that already includes the thread's " + side +
+           " (the destination's start), then indexed with the " + side + " again. Over such a pointer the index "
+           "counts from 0 along that side.";
+  }
   // Column-major, row + col * stride: the stride that makes both meet.
   if (first.col != second.col && (second.row - first.row) % (first.col - second.col) == 0) {
     const long long stride = (second.row - first.row) / (first.col - second.col);

@@ -81,6 +81,35 @@ std::string vector_pointer_indexed_in_floats(const Fault& fault, const FragmentR
   return "";
 }
 
+std::string float_offset_as_bytes(const Fault& fault, const FragmentReads& reads) {
+  if (!fault.misaligned_shared || !reads.rows || reads.column_stride <= 0 || reads.columns <= 0) return "";
+  const MisalignedShared& place = *fault.misaligned_shared;
+  if (place.array != reads.array) return "";
+  const long long stage_floats = static_cast<long long>(reads.column_stride) * reads.columns;
+  const unsigned thread = fault.thread[0];
+  const std::vector<int> rows = reads.rows(thread);
+  for (int stage = 0; stage < reads.stages; ++stage) {
+    const long long from_stage = place.byte - 4 * stage * stage_floats;  // bytes past the stage's start
+    for (int kk = 0; kk < reads.columns; ++kk) {
+      for (const int row : rows) {
+        const long long meant = row + static_cast<long long>(kk) * reads.column_stride;  // in floats
+        if (meant % reads.vector != 0 || from_stage != meant) continue;
+        const std::string type = reads.vector == 4 ? "float4" : "float2";
+        return "block (" + std::to_string(fault.block[0]) + ", " + std::to_string(fault.block[1]) + ")'s thread " +
+               std::to_string(thread) + " read " + reads.operand + "'s fragment at byte " +
+               std::to_string(from_stage) + " of a stage of " + reads.array + ", which is the offset in floats of " +
+               "the " + type + " it was meant to read (row " + std::to_string(row) + ", column " +
+               std::to_string(kk) + ": " + std::to_string(meant) + " floats, " + std::to_string(4 * meant) +
+               " bytes). Either that float offset is added to a byte pointer (a char* plus the offset, without * "
+               "sizeof(float)), or the read's row is no multiple of " + std::to_string(reads.vector) +
+               " (the thread's row where its first row is meant): the address alone cannot tell the two "
+               "apart.";
+      }
+    }
+  }
+  return "";
+}
+
 std::string stage_index_not_wrapped(const Fault& fault, const FragmentReads& reads) {
   if (!fault.shared_overrun || fault.write || !reads.rows || reads.stages < 2) return "";
   const SharedOverrun& overrun = *fault.shared_overrun;

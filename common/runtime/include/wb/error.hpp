@@ -83,6 +83,13 @@ struct SharedOverrun {
   std::vector<long long> earlier_words;
 };
 
+/// A vector load or store of a __shared__ array at an address that is no multiple of its
+/// width: the array and the access's first byte there.
+struct MisalignedShared {
+  std::string array;  ///< the __shared__ array
+  long long byte = 0;  ///< the access's first byte, from the array's start
+};
+
 /// Where an access of a kernel faulted, as the simulator saw it: the evidence a grader
 /// tests its hypotheses against (which element the block reached, and from where).
 struct Fault {
@@ -104,6 +111,8 @@ struct Fault {
   std::optional<RacingCopy> racing_copy;
   /// For a load or store past the end of a __shared__ array (`address`: the access).
   std::optional<SharedOverrun> shared_overrun;
+  /// For ErrorKind::misaligned on a __shared__ array's vector access (`address`: the access).
+  std::optional<MisalignedShared> misaligned_shared;
 };
 
 /// A CUDA call that failed, a bad launch configuration, or (in the simulator) a kernel

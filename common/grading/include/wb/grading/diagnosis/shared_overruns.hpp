@@ -30,6 +30,13 @@ struct FragmentReads {
 // used as an index of a pointer to vectors, which moves `vector` floats per step ("" else).
 std::string vector_pointer_indexed_in_floats(const Fault& fault, const FragmentReads& reads);
 
+// A misaligned vector read of `reads.array` whose byte offset, from a stage's start, is
+// the float offset of one of the thread's fragments there: a float offset added to a
+// byte pointer (a char* without * sizeof(float)), or, as the address alone cannot tell,
+// a row index that is no multiple of the vector (the thread's row where its first row,
+// `vector` times it, is meant). Both named, the first with its figures ("" else).
+std::string float_offset_as_bytes(const Fault& fault, const FragmentReads& reads);
+
 // A read past the end of a ring of `reads.stages` stages that lies in the stage after the
 // last, at the offset of one of the thread's own fragments there: the stage index ran to
 // kStages, one past the last, not wrapped around ("" else).
