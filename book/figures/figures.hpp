@@ -37,4 +37,8 @@ namespace chapter6 {
 void draw(const std::string& folder);  // ch06_halo
 }  // namespace chapter6
 
+namespace chapter8 {
+void draw(const std::string& folder);  // ch08_fragments
+}  // namespace chapter8
+
 }  // namespace figures

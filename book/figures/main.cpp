@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
     figures::chapter4::draw(folder);
     figures::chapter5::draw(folder);
     figures::chapter6::draw(folder);
+    figures::chapter8::draw(folder);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "figures: %s\n", error.what());
     return 1;

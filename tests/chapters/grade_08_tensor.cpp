@@ -190,6 +190,14 @@ Expected expected_for(const wb::sim::LaunchStats& stats, const GemmShape& shape)
               "pair of bf16 per lane, where one ldmatrix.x4 hands the warp a whole 16x16 fragment of A (or two of "
               "B's) in one instruction.";
   }
+  if (stats.ldmatrix_matrices < expected.matrices()) {
+    return ::testing::AssertionFailure()
+           << "ldmatrix loaded " << stats.ldmatrix_matrices << " 8x8 matrices where the product needs "
+           << expected.matrices() << " (each 16 of K: 4 fragments of A of 4 matrices, 4 of B of 2, a warp): the "
+           << "others were gathered with plain loads (" << stats.of(wb::sim::AccessKind::shared_load).requests
+           << " shared-load requests in all, ldmatrix's rows among them), a load for each pair a lane holds. "
+              "Load every fragment of A and of B with wb::ldmatrix_x4_trans.";
+  }
   if (stats.ldmatrix_matrices > expected.matrices()) {
     return ::testing::AssertionFailure()
            << "ldmatrix loaded " << stats.ldmatrix_matrices << " 8x8 matrices where the product needs "
@@ -212,9 +220,27 @@ Expected expected_for(const wb::sim::LaunchStats& stats, const GemmShape& shape)
            << "shared memory was written with " << stats.of(wb::sim::AccessKind::shared_store).requests
            << " plain store requests: the stages are filled by cp.async alone.";
   }
+  if (stats.cp_async_4 + stats.cp_async_8 > 0) {
+    return ::testing::AssertionFailure()
+           << stats.cp_async_4 << " cp.async of 4 bytes and " << stats.cp_async_8 << " of 8 beside "
+           << stats.cp_async_16 << " of 16: each 16-byte piece of a k-tile (8 bf16) is one 16-byte copy "
+              "(wb::cp_async_cg), which the stage's 16-byte rows and the operands' alignment allow.";
+  }
   if (stats.cp_async_ops() != expected) {
-    return ::testing::AssertionFailure() << stats.cp_async_ops() << " cp.async for " << expected
-                                         << " 16-byte pieces of the k-tiles: each is copied once.";
+    return ::testing::AssertionFailure()
+           << stats.cp_async_ops() << " cp.async of 16 bytes for the " << expected
+           << " 16-byte pieces of the k-tiles: each piece is copied once"
+           << (stats.cp_async_ops() > expected ? " (is a tile loaded twice?)." : " (is a tile skipped?).");
+  }
+  // Judged on whole tiles: where m or n is no multiple of 128, a k-row of a tile starts off
+  // a sector's boundary and the ideal is not the reference's.
+  const bool whole_tiles = shape.m % ch08::kTileM == 0 && shape.n % ch08::kTileN == 0;
+  if (auto coalesced = !whole_tiles ? ::testing::AssertionSuccess() : wb::grading::within_the_ideal(
+          stats, wb::sim::AccessKind::cp_async_read,
+          "the copies' global reads are not coalesced: 16 consecutive lanes copy the 16 pieces of one k-row of "
+          "the tile (256 contiguous bytes of the operand), chunk % 16 along the row and chunk / 16 down k.");
+      !coalesced) {
+    return coalesced;
   }
   return wb::grading::loads_overlap(stats, ch08::kStages, k_tiles_of(shape), "wb::cp_async_wait<kStages - 2>()");
 }

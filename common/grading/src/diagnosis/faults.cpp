@@ -530,20 +530,34 @@ std::string index_leaves_a_whole_tile(const Fault& fault, const FaultedArray& ar
     // element its steps reach next, in either loop order; an element elsewhere (another
     // column's row one past) came from an index off the walk, not from the bound.
     bool bound_possible = true;
+    // The ways there: a bound one past; the origin counted twice, where the block's origin
+    // is not 0 along that side (at 0 it adds nothing); the tile's two bounds exchanged,
+    // where the side run past is the tile's shorter one (the other bound lets it on).
+    bool origin_possible = row_past ? origin.row != 0 : origin.col != 0;
+    bool exchanged_possible = row_past ? shape.tile_rows < shape.tile_cols : shape.tile_cols < shape.tile_rows;
+    // Where the step gives the walk, each is tried against it, in either loop order: the
+    // walk under the bounds that reading means reaches the element, or the walk under the
+    // tile's own bounds, moved by the origin, does.
     if (const std::optional<WalkedRead> read = walked_read(fault, array)) {
       const long long row_bound = read->valid_rows + (row_past ? 1 : 0);
       const long long col_bound = read->valid_cols + (row_past ? 0 : 1);
+      bool exchanged_walk = false, origin_walk = false;
       bound_possible = false;
       for (const bool rows_outside : {false, true}) {
         bound_possible = bound_possible || walk_reaches(read->start, array.row_step, array.col_step, row_bound,
                                                         col_bound, read->local, read->walked, rows_outside);
+        exchanged_walk = exchanged_walk || walk_reaches(read->start, array.row_step, array.col_step, read->valid_cols,
+                                                        read->valid_rows, read->local, read->walked, rows_outside);
+        if (const std::optional<Element> meant = walk_element(read->start, array.row_step, array.col_step,
+                                                              read->valid_rows, read->valid_cols, read->walked,
+                                                              rows_outside)) {
+          origin_walk = origin_walk ||
+                        (read->local.row == meant->row + origin.row && read->local.col == meant->col + origin.col);
+        }
       }
+      exchanged_possible = exchanged_possible && exchanged_walk;
+      origin_possible = origin_possible && origin_walk;
     }
-    // The ways there: a bound one past; the origin counted twice, where the block's origin
-    // is not 0 along that side (at 0 it adds nothing); the tile's two bounds exchanged,
-    // where the side run past is the tile's shorter one (the other bound lets it on).
-    const bool origin_possible = row_past ? origin.row != 0 : origin.col != 0;
-    const bool exchanged_possible = row_past ? shape.tile_rows < shape.tile_cols : shape.tile_cols < shape.tile_rows;
     std::vector<std::string> found;
     if (bound_possible) found.push_back("a loop bound one past the tile (`<=` where `<` is meant)");
     if (origin_possible) found.push_back("the tile's origin added to an index that already counts from it");
