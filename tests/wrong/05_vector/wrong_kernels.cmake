@@ -346,3 +346,19 @@ wb_wrong_kernel(whole_tile_through_registers
   FIND "    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * ld);"
   REPLACE "    *reinterpret_cast<float4*>(smem_quad + smem_gemm_layout(0, col)) = *reinterpret_cast<const float4*>(gmem_quad + col * ld);"
   EXPECT "step 2.*the kernel issued 0 of 16 bytes, 0 of 8 and 0 of 4. Fewer copies than the vectors, and the kernel made [0-9]+ plain loads of global memory: vectors reached shared memory through registers")
+
+# Step 1's 16-byte source taken from a float4 pointer to the column, indexed with the
+# quad's row in floats: four times as far down, into the columns after its own.
+wb_wrong_kernel(quad_row_in_floats_on_a_float4_pointer
+  STEP 1
+  FIND "    wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)], &gmem_tile_in[row + col * rows]);"
+  REPLACE "    wb::cp_async_cg(&smem_tile[smem_16_layout(row, col)], reinterpret_cast<const float4*>(gmem_tile_in + col * rows) + row);"
+  EXPECT "step 1.*its row offset is counted four times over: the row in floats added to a pointer to float4")
+
+# Step 2's shared destination indexed with the quad's row again over a pointer that
+# already starts at it: two threads' copies meet on one word.
+wb_wrong_kernel(shared_quad_row_counted_twice
+  STEP 2
+  FIND "    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * ld);"
+  REPLACE "    wb::cp_async_cg(smem_quad + smem_gemm_layout(4 * thread_coord.row, col), gmem_quad + col * ld);"
+  EXPECT "step 2.*the row counted twice")
