@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -150,6 +151,50 @@ void add_fragment_models(wb::grading::Diagnosis& diagnosis, const wb::grading::G
       });
 }
 
+// Where the store put C's elements, against the mistakes that move them: the block's
+// origin counted twice (in the row, the column or both), C's leading dimension taken as n,
+// and the C fragment read with g and q exchanged (lane % 4 for the row, lane / 4 for the
+// column pair). Each is tried against C as a whole, unwritten elements included.
+std::string store_readings(const std::vector<float>& c, const wb::grading::GemmRun& run, double tolerance) {
+  const auto [m, n, k] = run.shape;
+  const auto inside = [m = m, n = n](long long row, long long col) -> long long {
+    return row < m && col < n ? row + col * m : -1;
+  };
+  const auto origin_m = [](int row) { return row / ch08::kTileM * ch08::kTileM; };
+  const auto origin_n = [](int col) { return col / ch08::kTileN * ch08::kTileN; };
+  struct Reading {
+    std::string cause;
+    std::function<long long(int, int)> place;
+  };
+  const std::vector<Reading> readings = {
+      {"C is exactly what a store with the block's row origin counted twice leaves: each element lands tile_m rows "
+       "further down (2 tile_m + its row in the tile), past m for every block but the first row of blocks, whose "
+       "rows stay unwritten. The accumulator's row already counts from the tile's first row; add tile_m once.",
+       [&](int row, int col) { return inside(row + origin_m(row), col); }},
+      {"C is exactly what a store with the block's column origin counted twice leaves: each element lands tile_n "
+       "columns further along, past n for every block but the first column of blocks. Add tile_n once.",
+       [&](int row, int col) { return inside(row, col + origin_n(col)); }},
+      {"C is exactly what a store with both of the block's origins counted twice leaves: each element lands at "
+       "(2 tile_m + its row, 2 tile_n + its column). Add the tile's origin once.",
+       [&](int row, int col) { return inside(row + origin_m(row), col + origin_n(col)); }},
+      {"C is exactly what a store with n as C's leading dimension leaves (row + col * n): C is column-major, m x "
+       "n, its columns m elements apart (row + col * m).",
+       [n = n](int row, int col) { return static_cast<long long>(row) + static_cast<long long>(col) * n; }},
+      {"C is exactly what a store with the C fragment's g and q exchanged leaves: lane t holds rows t / 4 (and "
+       "+ 8) and columns 2 (t % 4), 2 (t % 4) + 1 of each 16x8 tile; with g = lane % 4 and q = lane / 4 each "
+       "element lands at another row and column, some past its tile's 8 columns.",
+       [&](int row, int col) {
+         const int r16 = row % ch08::kMmaM, c8 = col % ch08::kMmaN;
+         const int g = r16 % 8, half = r16 / 8, q = c8 / 2, e = c8 % 2;
+         return inside(row - r16 + q + 8 * half, col - c8 + 2 * g + e);
+       }},
+  };
+  for (const Reading& reading : readings) {
+    if (wb::grading::stored_as(c, run, tolerance, reading.place)) return reading.cause;
+  }
+  return "";
+}
+
 #if WB_BACKEND_SIM
 std::string figure(double value) {
   char text[32];
@@ -265,6 +310,12 @@ wb::grading::GemmCheck gemm_check(const Step& step, const GemmShape& shape) {
     ch08::gemm_mma(a16.data(), b16.data(), c, m, n, k);
   };
   check.models = add_fragment_models;
+  check.store_readings = store_readings;
+  // As chapter 4's step 3: kStages - 1 groups before the loop, one a k-tile after.
+  check.prologue_commits = ch08::kStages - 1;
+  check.prologue = "The pipeline commits kStages - 1 groups before the loop, one a k-tile, and one every iteration "
+                   "after (empty past the last tile), so that wait<kStages - 2> always lands the tile about to be "
+                   "read.";
   return check;
 }
 

@@ -66,6 +66,12 @@ std::string likely_cause(const GemmCheck& check, const GemmRun& run, const std::
   // Models that move the right product's elements cost one pass over C and run at any
   // size; those that compute another product only up to kModelledMacs.
   const bool products = static_cast<double>(m) * n * k <= kModelledMacs;
+  if (check.store_readings) {
+    double norm = 0.0;
+    for (double value : run.product) norm += value * value;
+    const double typical = std::sqrt(norm / static_cast<double>(std::max<std::size_t>(run.product.size(), 1)));
+    diagnosis.finding([&check, &c, &run, typical] { return check.store_readings(c, run, 1e-4 * typical); });
+  }
   if (finite) {
     add_common_gemm_models(diagnosis, run, products);
     add_micro_tile_models(diagnosis, run, check.micro_tile);

@@ -47,3 +47,18 @@ wb_wrong_kernel(accumulator_rows_and_columns_exchanged
   FIND "        const int row = tile_m + warp_m + i * kMmaM + g + (e / 2) * 8;\n        const int col = tile_n + warp_n + j * kMmaN + 2 * q + e % 2;"
   REPLACE "        const int row = tile_m + warp_m + i * kMmaM + 2 * q + e % 2;\n        const int col = tile_n + warp_n + j * kMmaN + g + (e / 2) * 8;"
   EXPECT "step 1.*elements are wrong")
+
+# The block's row origin added again in the store: every block but the first row of
+# blocks stores past m, and their rows stay unwritten.
+wb_wrong_kernel(store_row_origin_counted_twice
+  STEP 1
+  FIND "        const int row = tile_m + warp_m + i * kMmaM + g + (e / 2) * 8;"
+  REPLACE "        const int row = 2 * tile_m + warp_m + i * kMmaM + g + (e / 2) * 8;"
+  EXPECT "step 1.*C is exactly what a store with the block's row origin counted twice leaves")
+
+# The accumulators stored with n as C's leading dimension.
+wb_wrong_kernel(store_leading_dimension_n
+  STEP 1
+  FIND "if (row < m && col < n) gmem_c[row + static_cast<std::size_t>(col) * m] = acc[i][j][e];"
+  REPLACE "if (row < m && col < n) gmem_c[row + static_cast<std::size_t>(col) * n] = acc[i][j][e];"
+  EXPECT "step 1.*C is exactly what a store with n as C's leading dimension leaves")

@@ -1,5 +1,7 @@
 #include "wb/grading/diagnosis/gemm_models.hpp"
 
+#include "wb/poison.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -572,6 +574,32 @@ std::string k_tiles_multiplied_otherwise(const std::vector<float>& c, const Gemm
   return text + " multiplied: some k-tiles were computed from a stage (or buffer) that held another k-tile. Which "
                 "stage a tile is read from and which one its copies fill must agree: the k-tile modulo the number of "
                 "stages, for both (a mask, & (stages - 1), is that only where the stages are a power of two).";
+}
+
+bool stored_as(const std::vector<float>& c, const GemmRun& run, double tolerance,
+               const std::function<long long(int row, int col)>& place) {
+  const auto [m, n, k] = run.shape;
+  const auto size = static_cast<long long>(m) * n;
+  // For each output element, the elements of C stored there: a first one and a count
+  // (their values checked as they come, against the one found there).
+  std::vector<char> matched(static_cast<std::size_t>(size), 0), reached(static_cast<std::size_t>(size), 0);
+  bool moved = false;
+  for (int col = 0; col < n; ++col) {
+    for (int row = 0; row < m; ++row) {
+      const long long at = place(row, col);
+      moved = moved || at != static_cast<long long>(row) + static_cast<long long>(col) * m;  // or dropped
+      if (at < 0 || at >= size) continue;
+      const auto index = static_cast<std::size_t>(at);
+      reached[index] = 1;
+      const double right = run.product[static_cast<std::size_t>(row) + static_cast<std::size_t>(col) * m];
+      if (std::abs(static_cast<double>(c[index]) - right) <= tolerance) matched[index] = 1;
+    }
+  }
+  if (!moved) return false;
+  for (std::size_t index = 0; index < c.size(); ++index) {
+    if (reached[index] ? !matched[index] : !poison::matches(c[index], poison::Kind::unwritten)) return false;
+  }
+  return true;
 }
 
 }  // namespace wb::grading

@@ -78,6 +78,10 @@ struct GemmCheck {
   std::string prologue;
   // The step's own models of its mistakes, tried after the shared ones (empty: none).
   std::function<void(Diagnosis& diagnosis, const GemmRun& run)> models;
+  // The step's readings of where its store put C's elements (C as the learner left it,
+  // unwritten poison included, and the tolerance of a value; "" where none fits), tried
+  // before the models (empty: none).
+  std::function<std::string(const std::vector<float>& c, const GemmRun& run, double tolerance)> store_readings;
 #if WB_BACKEND_SIM
   std::function<::testing::AssertionResult(const sim::LaunchStats&)> technique;
   std::function<void(const sim::LaunchStats&)> on_success;

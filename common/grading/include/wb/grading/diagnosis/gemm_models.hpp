@@ -70,4 +70,12 @@ std::string right_values_moved_within_tiles(const std::vector<float>& c, const G
 // the tiles; "" where no such sum reproduces C. Costs one product (run.product's size).
 std::string k_tiles_multiplied_otherwise(const std::vector<float>& c, const GemmRun& run, double tolerance);
 
+// A finding: C is what a store that puts each element C(r, c) at `place(r, c)` (an index
+// of the column-major output, or -1 for none) leaves, under the learner's own bound: every
+// element no element maps to still holds the unwritten poison, and every other one holds,
+// within `tolerance`, the right value of one of the elements that map to it (where several
+// do, whichever stored last). True only where C is wrong somewhere.
+bool stored_as(const std::vector<float>& c, const GemmRun& run, double tolerance,
+               const std::function<long long(int row, int col)>& place);
+
 }  // namespace wb::grading
