@@ -250,6 +250,17 @@ Expected expected_for(const wb::sim::LaunchStats& stats, const GemmShape& shape)
            << figure(static_cast<double>(stats.ldmatrix_matrices) / static_cast<double>(expected.matrices()))
            << " times each. Load each fragment once per 16 of K, before the mma loops, not inside them.";
   }
+  // Four matrices a call: the page's loads are all .x4 (4 of A and 2 of B a warp, each 16 of K).
+  const std::uint64_t x4_calls = expected.matrices() / 4;
+  if (stats.ldmatrix_calls > x4_calls) {
+    return ::testing::AssertionFailure()
+           << stats.ldmatrix_calls << " ldmatrix for " << stats.ldmatrix_matrices << " matrices, "
+           << figure(static_cast<double>(stats.ldmatrix_matrices) / static_cast<double>(stats.ldmatrix_calls))
+           << " a call, where the step's .x4 loads make " << x4_calls
+           << " calls of 4: an .x1 (.x2) reads its matrix (matrices) with 8 (16) of the warp's lanes giving rows "
+              "while the others idle, and takes a whole instruction for a quarter (a half) of the work. Load four "
+              "matrices a call: one wb::ldmatrix_x4_trans for each fragment of A, one for each two of B.";
+  }
   return wb::grading::within_the_ideal(
       stats, wb::sim::AccessKind::shared_load,
       "the ldmatrix rows conflict: the 8 rows of a matrix are 8 k-rows of the stage, kRowStride (136 bf16, 272 "

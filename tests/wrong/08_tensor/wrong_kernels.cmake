@@ -62,3 +62,11 @@ wb_wrong_kernel(store_leading_dimension_n
   FIND "if (row < m && col < n) gmem_c[row + static_cast<std::size_t>(col) * m] = acc[i][j][e];"
   REPLACE "if (row < m && col < n) gmem_c[row + static_cast<std::size_t>(col) * n] = acc[i][j][e];"
   EXPECT "step 1.*C is exactly what a store with n as C's leading dimension leaves")
+
+# A's fragments loaded one matrix a call: the same 4 matrices, in 4 instructions that each
+# use 8 of the warp's lanes.
+wb_wrong_kernel(a_fragments_one_matrix_a_call
+  STEP 1
+  FIND "      wb::ldmatrix_x4_trans(a[i], &smem_a[k_row * kRowStride + i_col]);"
+  REPLACE "      for (int q = 0; q < 4; ++q) {\n        unsigned one[1];\n        wb::ldmatrix_x1_trans(one, &smem_a[(kk + row + (q / 2) * 8) * kRowStride + warp_m + i * kMmaM + (q % 2) * 8]);\n        a[i][q] = one[0];\n      }"
+  EXPECT "step 1.*ldmatrix for [0-9]+ matrices, 1.33 a call, where the step's .x4 loads make [0-9]+ calls of 4")
