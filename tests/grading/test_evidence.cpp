@@ -36,7 +36,7 @@ struct TwoCopies {
     overlap.first_earlier_accesses = first_earlier;
     overlap.array = "smem_tile";
     overlap.word = word;
-    return Fault{{0, 0, 0}, {8, 0, 0}, nullptr, true, 4, earlier, overlap, std::nullopt, std::nullopt, std::nullopt};
+    return Fault{{0, 0, 0}, {8, 0, 0}, nullptr, true, 4, earlier, overlap, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
   }
 };
 
@@ -83,7 +83,7 @@ FaultedArray walked_input(const std::vector<float>& input) {
 
 Fault read_fault(const std::vector<float>& input, int row, int col, unsigned long long earlier) {
   return Fault{{0, 0, 0}, {0, 0, 0}, &input[static_cast<std::size_t>(row + col * 256)], false, 4, earlier,
-               std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+               std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
 }
 
 TEST(Evidence, AFaultAtTheThreadsNextElementNamesTheLoopBoundsThatReachIt) {
@@ -137,7 +137,7 @@ Fault span_fault(const std::vector<float>& input, long long element, std::size_t
   overlap.source = &input[static_cast<std::size_t>(element)];
   overlap.array = "smem_span";
   overlap.word = word;
-  return Fault{{0, 0, 0}, {1, 0, 0}, nullptr, true, 4, 0, overlap, std::nullopt, std::nullopt, std::nullopt};
+  return Fault{{0, 0, 0}, {1, 0, 0}, nullptr, true, 4, 0, overlap, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
 }
 
 TEST(Evidence, ASpanCopyOffByItsPadOrByWholeTilesIsNamed) {
@@ -168,7 +168,7 @@ TEST(Evidence, ASpanCopyOffByItsPadOrByWholeTilesIsNamed) {
 // smem_tile: the stride it reveals names the layout, and only in row 0.
 Fault misaligned_copy(const std::vector<float>& input, int row, std::size_t word) {
   wb::MisalignedDestination destination{input.data() + row + 256, "smem_tile", word};
-  return Fault{{0, 0, 0}, {32, 0, 0}, nullptr, true, 16, 0, std::nullopt, destination, std::nullopt, std::nullopt};
+  return Fault{{0, 0, 0}, {32, 0, 0}, nullptr, true, 16, 0, std::nullopt, destination, std::nullopt, std::nullopt, std::nullopt};
 }
 
 TEST(Evidence, AMisalignedDestinationNamesTheStrideItsIndexUsed) {
@@ -192,7 +192,7 @@ TEST(Evidence, ADestinationStridedByTheArraysRowsNamesTheLeadingDimension) {
   const auto copy = [&](std::size_t word) {
     wb::MisalignedDestination destination{input.data() + 8 * 256, "smem_tile", word};
     return Fault{{0, 0, 0}, {0, 0, 0}, input.data() + 8 * 256, true, 4, 1, std::nullopt, destination, std::nullopt,
-                 std::nullopt};
+                 std::nullopt, std::nullopt};
   };
   const std::string cause = wb::grading::destination_strided_by_the_arrays_rows(copy(2048), array);
   EXPECT_TRUE(contains(cause, "went to float 2048 of smem_tile = 0 + 8 * 256")) << cause;
@@ -203,7 +203,7 @@ TEST(Evidence, ADestinationStridedByTheArraysRowsNamesTheLeadingDimension) {
   const FaultedArray operand{input.data(), {256, 32, 128, 32}, false, "A", true, 16, "m"};
   wb::MisalignedDestination destination{input.data() + 24 * 256, "smem_a", 4096 + 8 * 256};
   const Fault staged{{0, 0, 0}, {0, 0, 0}, input.data() + 24 * 256, true, 16, 1, std::nullopt, destination,
-                     std::nullopt, std::nullopt};
+                     std::nullopt, std::nullopt, std::nullopt};
   const std::string gemm = wb::grading::destination_strided_by_the_arrays_rows(staged, operand);
   EXPECT_TRUE(contains(gemm, "= 4096 (a stage's start) + 0 + 8 * 256")) << gemm;
   EXPECT_TRUE(contains(gemm, "A's leading dimension (m)")) << gemm;
@@ -213,7 +213,7 @@ TEST(Evidence, ADestinationStridedByTheArraysRowsNamesTheLeadingDimension) {
 // step's own N, or a wait that landed something, names nothing.
 TEST(Evidence, AnIdleWaitAboveTheStepsNamesItsN) {
   const auto race = [](int idle_wait, unsigned long long committed) {
-    Fault fault{{0, 0, 0}, {1, 0, 0}, nullptr, false, 4, 0, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+    Fault fault{{0, 0, 0}, {1, 0, 0}, nullptr, false, 4, 0, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
     fault.racing_copy = wb::RacingCopy{{0, 0, 0}, 1, 2, idle_wait, committed};
     return fault;
   };
@@ -238,7 +238,7 @@ TEST(Evidence, AnOperandReadRowMajorIsNamed) {
   operand.col_step = 8;
   const auto read = [&](unsigned thread, long long offset) {
     return Fault{{0, 0, 0}, {thread, 0, 0}, a.data() + offset, false, 16, 7, std::nullopt, std::nullopt,
-                 std::nullopt, std::nullopt};
+                 std::nullopt, std::nullopt, std::nullopt};
   };
   const std::string cause = wb::grading::operand_index_row_major(read(1, 48 * 200 + 4 * 200), operand);
   EXPECT_TRUE(contains(cause, "read A at float 10400 = its k-tile's start + 4 * 200 + 0")) << cause;
@@ -250,11 +250,11 @@ TEST(Evidence, AnOperandReadRowMajorIsNamed) {
 TEST(Evidence, AReadPastAVectorsEndIsABoundOrAPartialVector) {
   const std::vector<float> input(1027);
   const FaultedArray array{input.data(), {1027, 1, 1024, 1}, false, "the input"};
-  const Fault bound{{1, 0, 0}, {0, 0, 0}, input.data() + 1027, false, 4, 3, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+  const Fault bound{{1, 0, 0}, {0, 0, 0}, input.data() + 1027, false, 4, 3, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
   EXPECT_TRUE(contains(wb::grading::past_the_end_of_a_vector(bound, array), "Either `<=` where `<` is meant, or a bound"));
-  const Fault quad{{1, 0, 0}, {0, 0, 0}, input.data() + 1024, false, 16, 0, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+  const Fault quad{{1, 0, 0}, {0, 0, 0}, input.data() + 1024, false, 16, 0, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
   EXPECT_TRUE(contains(wb::grading::past_the_end_of_a_vector(quad, array), "only 3 of them lie inside"));
-  const Fault far{{1, 0, 0}, {0, 0, 0}, input.data() + 1030, false, 4, 3, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+  const Fault far{{1, 0, 0}, {0, 0, 0}, input.data() + 1030, false, 4, 3, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
   EXPECT_EQ(wb::grading::past_the_end_of_a_vector(far, array), "");
 }
 
@@ -286,7 +286,7 @@ TEST(Evidence, AVectorPointerIndexedInFloatsWalksFourTimesAsFar) {
   // 4 * offset: 1024 + 48, 1024 + 304, ... until one lies past the 3072 floats of smem_a.
   const auto overrun = [](unsigned thread, std::vector<long long> words) {
     Fault fault{{0, 0, 0}, {thread, 0, 0}, nullptr, false, 16, 0, std::nullopt, std::nullopt, std::nullopt,
-                std::nullopt};
+                std::nullopt, std::nullopt};
     const long long last = words.back();
     words.pop_back();
     fault.shared_overrun = wb::SharedOverrun{"smem_a", last, words};
@@ -317,7 +317,7 @@ TEST(Evidence, AVectorPointerIndexedInFloatsWalksFourTimesAsFar) {
 // iteration ahead; a copy of one it had, or a reader with no groups, names nothing.
 TEST(Evidence, ARefillThatRacedAReadIsACopyOfALaterGroup) {
   const auto race = [](unsigned long long group, unsigned long long reader_commits) {
-    Fault fault{{0, 0, 0}, {1, 0, 0}, nullptr, false, 4, 0, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+    Fault fault{{0, 0, 0}, {1, 0, 0}, nullptr, false, 4, 0, std::nullopt, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
     fault.racing_copy = wb::RacingCopy{{0, 0, 0}, group, reader_commits};
     return fault;
   };

@@ -113,6 +113,7 @@ Fault fault_of(const ThreadState& thread, const std::byte* address, bool write, 
                std::nullopt,
                std::nullopt,
                std::nullopt,
+               std::nullopt,
                std::nullopt};
 }
 
