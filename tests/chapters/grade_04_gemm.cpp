@@ -305,8 +305,9 @@ constexpr double kFloat4LoadsPerFma = 4.0 / 64.0;
            << "the warps made " << figure(loads)
            << " shared-load requests for each 32 elements of C and each k (a warp's FMA), where the fragments read "
               "as float4 make 0.0625: 2 float4 of A and 2 of B a kk for the thread's 64 FMAs. One operand's 8 "
-              "values read one float at a time make 0.156, both 0.25. Read each fragment's 4 consecutive rows "
-              "with one float4 load (kVector), as the step asks.";
+              "values a kk loaded one float at a time make 0.156, both 0.25: either a fragment is read as floats, "
+              "not float4 (kVector), or the FMAs read an operand from shared memory where its fragment's "
+              "registers are meant (the compiler then loads each value once a kk, as floats).";
   }
   return wb::grading::within_the_ideal(
       stats, wb::sim::AccessKind::shared_load,

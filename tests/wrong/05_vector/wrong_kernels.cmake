@@ -142,7 +142,7 @@ wb_wrong_kernel(whole_tile_first_column_only
   STEP 2
   FIND "  WB_UNROLL\n  for (int col = 0; col < kGemmTileK; col += gemm_copy_layout.cols) {\n    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * ld);\n  }"
   REPLACE "  wb::cp_async_cg(smem_quad, gmem_quad);"
-  EXPECT "step 2.*The copies filled the first 1024 words of every 2048-word tile, one half, and the reads walk the whole.*The loop that steps a thread over the tile's columns")
+  EXPECT "step 2.*The copies filled the first 1024 words of every 2048-word tile, one half, and the reads walk the whole.*A loop that steps a thread over the tile \\(across its columns, or down its rows\\)")
 
 # A whole tile's loop started from the thread's column, over pointers that already point
 # at it: thread (r, c) copies columns 2c and 2c + 8, onto other threads' quads.

@@ -380,9 +380,12 @@ std::string part_of_each_tile_cause(const sim::UnfilledRead& read, const sim::La
   return "The copies filled the first " + std::to_string(length) + " words " + where + ", one " +
          (passes == 2 ? std::string("half") : "part in " + std::to_string(passes)) +
          ", and the reads walk the whole: each thread's copies (of " + std::to_string(copy.bytes) + " bytes, at " +
-         line_of(read.nearest_write_pc) + ") stop after one pass of the thread layout over the tile, where it "
-         "takes " + std::to_string(passes) + ". The loop that steps a thread over the tile's columns (by the "
-         "thread layout's columns) is missing, or its bound or step leaves the later passes out.";
+         line_of(read.nearest_write_pc) + ") stop after the first " + std::to_string(length) + " words of each " +
+         std::to_string(tile) + ", where the thread layout takes " + std::to_string(passes) + " passes to cover them. "
+         "A loop that steps a thread over the tile (across its columns, or down its rows) by the thread "
+         "layout's extent stops early: it is missing, or "
+         "its bound or step leaves the later passes out, or the count it is computed from (a flat index split "
+         "into row and column) is split with the wrong extent.";
 }
 
 }  // namespace

@@ -138,7 +138,12 @@ std::string stage_index_not_wrapped(const Fault& fault, const FragmentReads& rea
          std::to_string(kk) + ", one of this thread's own fragments) of stage " + stages + ", where the stages run "
          "from 0 to " + std::to_string(reads.stages - 1) + ". The read's stage index reached " + stages +
          ": a stage counter moved on without wrapping around (stage + 1 where (stage + 1) % kStages is meant, "
-         "or a tile's index where tile % kStages is).";
+         "or a tile's index where tile % kStages is)" +
+         (kk == 0 ? ". Or the column ran one past the last stage's " + std::to_string(reads.columns) +
+                        " (its column " + std::to_string(reads.columns) + " is column 0 past the ring): a column loop, or "
+                        "the test for its last column, one past (`<=` where `<` is meant), the two alike at this read"
+                  : std::string()) +
+         ".";
 }
 
 }  // namespace wb::grading
