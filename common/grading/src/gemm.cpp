@@ -66,10 +66,11 @@ std::string likely_cause(const GemmCheck& check, const GemmRun& run, const std::
   // Models that move the right product's elements cost one pass over C and run at any
   // size; those that compute another product only up to kModelledMacs.
   const bool products = static_cast<double>(m) * n * k <= kModelledMacs;
+  // The size of a typical element of C, against which a value counts as the right one.
+  double norm = 0.0;
+  for (double value : run.product) norm += value * value;
+  const double typical = std::sqrt(norm / static_cast<double>(std::max<std::size_t>(run.product.size(), 1)));
   if (check.store_readings) {
-    double norm = 0.0;
-    for (double value : run.product) norm += value * value;
-    const double typical = std::sqrt(norm / static_cast<double>(std::max<std::size_t>(run.product.size(), 1)));
     diagnosis.finding([&check, &c, &run, typical] { return check.store_readings(c, run, 1e-4 * typical); });
   }
   if (finite) {
@@ -77,9 +78,6 @@ std::string likely_cause(const GemmCheck& check, const GemmRun& run, const std::
     add_micro_tile_models(diagnosis, run, check.micro_tile);
     if (products && check.models) check.models(diagnosis, run);
     // The right values in other places of their tile, where no model says which index moved them.
-    double norm = 0.0;
-    for (double value : run.product) norm += value * value;
-    const double typical = std::sqrt(norm / static_cast<double>(std::max<std::size_t>(run.product.size(), 1)));
     for (const bool rows : {true, false}) {
       diagnosis.finding([&c, &run, typical, rows] {
         return right_values_moved_within_tiles(c, run, 1e-4 * typical, rows);
