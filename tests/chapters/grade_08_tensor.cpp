@@ -157,8 +157,13 @@ void add_fragment_models(wb::grading::Diagnosis& diagnosis, const wb::grading::G
 // column pair). Each is tried against C as a whole, unwritten elements included.
 std::string store_readings(const std::vector<float>& c, const wb::grading::GemmRun& run, double tolerance) {
   const auto [m, n, k] = run.shape;
-  const auto inside = [m = m, n = n](long long row, long long col) -> long long {
-    return row < m && col < n ? row + col * m : -1;
+  // Where an element lands: clipped (the store's bound tests where it lands) or flat (the
+  // bound tests the element meant, and the index runs on past it, into other columns or
+  // past C's end).
+  bool clipped = true;
+  const auto inside = [m = m, n = n, &clipped](long long row, long long col) -> long long {
+    if (clipped) return row < m && col < n ? row + col * m : -1;
+    return row + col * m;
   };
   const auto origin_m = [](int row) { return row / ch08::kTileM * ch08::kTileM; };
   const auto origin_n = [](int col) { return col / ch08::kTileN * ch08::kTileN; };
@@ -190,7 +195,10 @@ std::string store_readings(const std::vector<float>& c, const wb::grading::GemmR
        }},
   };
   for (const Reading& reading : readings) {
-    if (wb::grading::stored_as(c, run, tolerance, reading.place)) return reading.cause;
+    for (const bool bound_where_it_lands : {true, false}) {
+      clipped = bound_where_it_lands;
+      if (wb::grading::stored_as(c, run, tolerance, reading.place)) return reading.cause;
+    }
   }
   return "";
 }

@@ -25,6 +25,14 @@ std::size_t size_of(int rows, int cols) {
   return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
 }
 
+// The size of a typical element of C (its root mean square), against which a value counts
+// as the right one.
+double typical_element(const std::vector<double>& product) {
+  double norm = 0.0;
+  for (double value : product) norm += value * value;
+  return std::sqrt(norm / static_cast<double>(std::max<std::size_t>(product.size(), 1)));
+}
+
 std::string error_text(double error) {
   if (!std::isfinite(error)) return "not finite (some elements are NaN or infinite)";
   char text[32];
@@ -66,10 +74,7 @@ std::string likely_cause(const GemmCheck& check, const GemmRun& run, const std::
   // Models that move the right product's elements cost one pass over C and run at any
   // size; those that compute another product only up to kModelledMacs.
   const bool products = static_cast<double>(m) * n * k <= kModelledMacs;
-  // The size of a typical element of C, against which a value counts as the right one.
-  double norm = 0.0;
-  for (double value : run.product) norm += value * value;
-  const double typical = std::sqrt(norm / static_cast<double>(std::max<std::size_t>(run.product.size(), 1)));
+  const double typical = typical_element(run.product);
   if (check.store_readings) {
     diagnosis.finding([&check, &c, &run, typical] { return check.store_readings(c, run, 1e-4 * typical); });
   }
@@ -230,7 +235,16 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
   const std::string note;
 #endif
   if (const auto guards = gmem_c.guards_intact(); !guards) {
-    ADD_FAILURE() << where << guards.message() << "\n" << step.hint_line();
+    // A store that left C may still have put every element it kept inside where one of the
+    // step's store readings says (an origin counted twice runs past C's end).
+    std::string cause;
+    if (check.store_readings) {
+      const std::vector<double> reference = gemm_abt_reference(a, b, m, n, k);
+      const GemmRun run{a, b, reference, check.shape, check.tile_m, check.tile_n, check.tile_k, check.copy_column_step};
+      cause = check.store_readings(gmem_c.download(), run, 1e-4 * typical_element(reference));
+    }
+    ADD_FAILURE() << where << guards.message() << "\n"
+                  << (cause.empty() ? std::string() : "Likely cause: " + cause + "\n") << step.hint_line();
     return;
   }
   const std::vector<float> c = gmem_c.download();
@@ -244,12 +258,9 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
 #else
     options.known_cause = likely_cause(check, run, c);
 #endif
-    double norm = 0.0;
-    for (double value : reference) norm += value * value;
     // An element is listed when it is off by more than the tolerance times the typical
     // size of an element: with the norm-wise error above the tolerance, some are.
-    const double typical = std::sqrt(norm / static_cast<double>(std::max<std::size_t>(reference.size(), 1)));
-    options.tolerance.absolute = kGemmTolerance * typical;
+    options.tolerance.absolute = kGemmTolerance * typical_element(reference);
     const ::testing::AssertionResult same =
         matches_reference(c, reference, {m, n, check.tile_m, check.tile_n}, options);
     ADD_FAILURE() << where << "relative error of C " << error_text(error)
