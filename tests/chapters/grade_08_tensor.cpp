@@ -15,7 +15,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -27,6 +26,7 @@
 #include "wb/grading/diagnosis/diagnosis.hpp"
 #include "wb/grading/diagnosis/gemm_models.hpp"
 #include "wb/grading/gemm.hpp"
+#include "wb/grading/random.hpp"
 #include "wb/grading/step.hpp"
 #include "wb/grading/technique.hpp"
 
@@ -66,15 +66,7 @@ const Step kStep1{
     }};
 
 // The bf16 nearest to a float, as a float: what round_to_bf16 makes of it.
-float bf16_rounded(float value) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  bits += 0x7FFFu + ((bits >> 16) & 1u);
-  bits &= 0xFFFF0000u;
-  float rounded;
-  std::memcpy(&rounded, &bits, sizeof rounded);
-  return rounded;
-}
+float bf16_rounded(float value) { return wb::grading::bf16_value(wb::grading::bf16_bits(value)); }
 
 [[maybe_unused]] int k_tiles_of(const GemmShape& shape) { return (shape.k + ch08::kTileK - 1) / ch08::kTileK; }
 

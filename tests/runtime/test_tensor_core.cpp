@@ -8,7 +8,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -29,25 +28,10 @@ std::string name_of(const LdmatrixForm& form) {
   return "x" + std::to_string(form.matrices) + (form.transposed ? "_trans" : "");
 }
 
-// The bf16 nearest to a finite float (ties to even): its top 16 bits, rounded.
-std::uint16_t bf16_bits(float value) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  bits += 0x7FFFu + (bits >> 16 & 1u);
-  return static_cast<std::uint16_t>(bits >> 16);
-}
-
-double bf16_value(std::uint16_t bits) {
-  const std::uint32_t widened = static_cast<std::uint32_t>(bits) << 16;
-  float value;
-  std::memcpy(&value, &widened, sizeof value);
-  return value;
-}
-
 // `count` bf16 values, uniform in [-1, 1] before rounding.
 std::vector<std::uint16_t> random_bf16(std::size_t count, std::uint64_t seed) {
   std::vector<std::uint16_t> values;
-  for (float value : wb::grading::random_floats(count, seed)) values.push_back(bf16_bits(value));
+  for (float value : wb::grading::random_floats(count, seed)) values.push_back(wb::grading::bf16_bits(value));
   return values;
 }
 
@@ -122,7 +106,8 @@ MmaInputs random_mma_inputs(std::uint64_t seed) {
     for (int column = 0; column < 8; ++column) {
       double sum = in.c[8 * row + column], magnitude = std::fabs(sum);
       for (int k = 0; k < 16; ++k) {
-        const double product = bf16_value(in.a[16 * row + k]) * bf16_value(in.b[8 * k + column]);
+        const double product = static_cast<double>(wb::grading::bf16_value(in.a[16 * row + k])) *
+                               wb::grading::bf16_value(in.b[8 * k + column]);
         sum += product;
         magnitude += std::fabs(product);
       }

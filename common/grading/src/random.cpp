@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 
 namespace wb::grading {
@@ -40,6 +41,20 @@ std::vector<std::uint32_t> random_words(std::size_t count, std::uint64_t seed) {
   std::vector<std::uint32_t> words(count);
   for (std::uint32_t& word : words) word = static_cast<std::uint32_t>(engine());
   return words;
+}
+
+std::uint16_t bf16_bits(float value) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  bits += 0x7FFFu + (bits >> 16 & 1u);
+  return static_cast<std::uint16_t>(bits >> 16);
+}
+
+float bf16_value(std::uint16_t bits) {
+  const std::uint32_t widened = static_cast<std::uint32_t>(bits) << 16;
+  float value;
+  std::memcpy(&value, &widened, sizeof value);
+  return value;
 }
 
 }  // namespace wb::grading

@@ -18,7 +18,7 @@ namespace wb::sim {
 BadSource explain_bad_source(const void* source, std::size_t bytes) {
   const Allocation below = device_allocation_below(source);
   const auto* begin = static_cast<const std::byte*>(source);
-  if (below.begin != nullptr && begin < below.begin + below.bytes + device_allocation_guard(below.bytes)) {
+  if (below.begin != nullptr && begin < end_of_guard(below)) {
     const auto offset = begin - below.begin;
     return {"the global source " + hex(source) + " reads bytes [" + std::to_string(offset) +
                 ", " + std::to_string(offset + bytes) + ") of a device allocation of " +

@@ -39,6 +39,10 @@ std::size_t device_allocation_guard(std::size_t bytes) {
   return std::clamp(whole_pages(bytes), kSmallestGuard, kLargestGuard);
 }
 
+const std::byte* end_of_guard(const Allocation& allocation) {
+  return allocation.begin + allocation.bytes + device_allocation_guard(allocation.bytes);
+}
+
 void* device_malloc(std::size_t bytes) {
   void* mapping = mmap(nullptr, footprint(bytes), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mapping == MAP_FAILED) throw std::bad_alloc();
@@ -89,8 +93,7 @@ const Allocation* AllocationSnapshot::around(const void* pointer, bool with_guar
       [](const std::byte* value, const Allocation& allocation) { return value < allocation.begin; });
   if (after == allocations.begin()) return nullptr;
   const Allocation& below = *std::prev(after);
-  const std::size_t reach = below.bytes + (with_guard ? device_allocation_guard(below.bytes) : 0);
-  return address < below.begin + reach ? &below : nullptr;
+  return address < (with_guard ? end_of_guard(below) : below.begin + below.bytes) ? &below : nullptr;
 }
 
 std::string AllocationSnapshot::describe_offset(const void* pointer) const {

@@ -468,6 +468,9 @@ std::vector<Allocation> device_allocations();
 // object (its guard: as many as it has, at least 64 KiB), so that an address up to this
 // far past its end is an overrun of it, never a host variable placed there.
 std::size_t device_allocation_guard(std::size_t bytes);
+// The first byte past the guard of `allocation`: an address below it and past the
+// allocation's bytes is an overrun of that allocation.
+const std::byte* end_of_guard(const Allocation& allocation);
 
 // Performs the first `count` not-yet-performed copies of the queue, in order.
 void perform_copies(AsyncCopyQueue& queue, std::size_t up_to);

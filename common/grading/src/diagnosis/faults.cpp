@@ -185,6 +185,13 @@ std::vector<std::string> readings_of_a_walk(const Fault& fault, const FaultedArr
   const Element& local = read.local;
   std::vector<std::string> readings;
   if (local.row == meant.row && local.col == meant.col) return readings;
+  const long long rows = array.shape.rows;
+  // The rows and the columns the thread's walk takes in its tile, from its start.
+  const auto steps_between = [](long long first, long long bound, int step) {
+    return first < bound ? (bound - first + step - 1) / step : 0;
+  };
+  const long long walk_rows = steps_between(read.start.first_row, read.valid_rows, array.row_step);
+  const long long walk_cols = steps_between(read.start.first_col, read.valid_cols, array.col_step);
   // The element the walk meant, read with its row and column exchanged: a different one.
   if (meant.row != meant.col && local.row == meant.col && local.col == meant.row) {
     readings.push_back("the row and the column are exchanged in the index of that read (layout(col, row) where "
@@ -205,7 +212,6 @@ std::vector<std::string> readings_of_a_walk(const Fault& fault, const FaultedArr
   // pointer: the element lies that many times the row further on, in the array's flat
   // order (into the columns after its own).
   for (const long long scale : {2LL, 4LL}) {
-    const long long rows = array.shape.rows;
     if (meant.row > 0 && local.row + local.col * rows == scale * meant.row + meant.col * rows) {
       readings.push_back("its row offset is counted " + std::string(scale == 2 ? "twice" : "four times") +
                          " over: the row in floats added to a pointer to " +
@@ -226,11 +232,6 @@ std::vector<std::string> readings_of_a_walk(const Fault& fault, const FaultedArr
   // A flat count over the thread's elements split into (row, column) with the wrong
   // extent: the column from count / (its columns) where count / (its rows) is meant, so
   // the column advances too soon and runs past the tile.
-  const auto steps_between = [](long long first, long long bound, int step) {
-    return first < bound ? (bound - first + step - 1) / step : 0;
-  };
-  const long long walk_rows = steps_between(read.start.first_row, read.valid_rows, array.row_step);
-  const long long walk_cols = steps_between(read.start.first_col, read.valid_cols, array.col_step);
   if (walk_rows > 0 && walk_cols > 0 && walk_rows != walk_cols) {
     const auto count = static_cast<long long>(read.walked);
     if (local.row == read.start.first_row + count % walk_rows * array.row_step &&
@@ -244,17 +245,12 @@ std::vector<std::string> readings_of_a_walk(const Fault& fault, const FaultedArr
   // Each column's walk starting where the column before ended: a pointer (or index)
   // advanced in the row loop and never set back for the next column, so the element
   // lies the rows walked in the earlier columns further on, in the array's flat order.
-  const long long rows_per_column =
-      read.start.first_row < read.valid_rows
-          ? (read.valid_rows - read.start.first_row + array.row_step - 1) / array.row_step
-          : 0;
-  const long long columns_before = rows_per_column > 0 ? static_cast<long long>(read.walked) / rows_per_column : 0;
-  const long long rows = array.shape.rows;
-  const long long drift = columns_before * rows_per_column * array.row_step;  // the rows walked before this column
+  const long long columns_before = walk_rows > 0 ? static_cast<long long>(read.walked) / walk_rows : 0;
+  const long long drift = columns_before * walk_rows * array.row_step;  // the rows walked before this column
   if (columns_before > 0 && local.row + local.col * rows == meant.row + meant.col * rows + drift) {
     readings.push_back("its row loop carries on from where the column before it ended: each column's walk starts " +
-                       std::to_string(rows_per_column * array.row_step) + " elements (the " +
-                       std::to_string(rows_per_column) + " rows it walked, steps of " +
+                       std::to_string(walk_rows * array.row_step) + " elements (the " +
+                       std::to_string(walk_rows) + " rows it walked, steps of " +
                        std::to_string(array.row_step) + ") further than the last, as a pointer or index advanced "
                        "in the row loop and not set back for the next column does: start each column from its "
                        "own first element (a copy of the pointer, or the index computed afresh)");

@@ -580,8 +580,8 @@ bool stored_as(const std::vector<float>& c, const GemmRun& run, double tolerance
                const std::function<long long(int row, int col)>& place) {
   const auto [m, n, k] = run.shape;
   const auto size = static_cast<long long>(m) * n;
-  // For each output element, the elements of C stored there: a first one and a count
-  // (their values checked as they come, against the one found there).
+  // For each output element: whether some element of C is stored there, and whether one
+  // of those holds the value found there (the last store wins, whichever it was).
   std::vector<char> matched(static_cast<std::size_t>(size), 0), reached(static_cast<std::size_t>(size), 0);
   bool moved = false;
   for (int col = 0; col < n; ++col) {

@@ -23,4 +23,10 @@ std::vector<float> random_floats(std::size_t count, std::uint64_t seed);
 // their bits) floats of every exponent, infinities and NaNs included.
 std::vector<std::uint32_t> random_words(std::size_t count, std::uint64_t seed);
 
+// The bf16 nearest to a finite float (ties to even): its 16 bits, the top half of the
+// float's, rounded; and the float that those bits stand for. A bf16 GEMM's inputs are
+// random floats passed through both.
+std::uint16_t bf16_bits(float value);
+float bf16_value(std::uint16_t bits);
+
 }  // namespace wb::grading
