@@ -305,6 +305,19 @@ __device__ __forceinline__ void read_fragments(const float* smem_a_stage, const 
   // TODO(step 5): step 4's reads of column kk, from these stages and through smem_a16_layout and
   // smem_b16_layout: this thread's 8 values of A and 8 of B as 4 float4 into a_frag, b_frag (about 10 lines)
 }
+
+// The 64 FMAs of one column: acc += a_frag x b_frag, on registers. wb::note_fmas()
+// tells the simulator, which sees no arithmetic, where they run: the grader checks that
+// the next column's reads come before them.
+__device__ __forceinline__ void multiply_fragments(float (&acc)[kMicroM][kMicroN], const float (&a_frag)[kMicroM],
+                                                   const float (&b_frag)[kMicroN]) {
+  wb::note_fmas();
+  WB_UNROLL
+  for (int i = 0; i < kMicroM; ++i) {
+    WB_UNROLL
+    for (int j = 0; j < kMicroN; ++j) acc[i][j] += a_frag[i] * b_frag[j];
+  }
+}
 //! [step 5 fragments]
 
 //! [step 5 kernel]
@@ -345,7 +358,8 @@ __global__ void __launch_bounds__(kThreads) gemm_double_buffered_kernel(const fl
   // a_frag[0], b_frag[0] (double-buffered: float a_frag[2][kMicroM], b_frag[2][kMicroN]). Then for each
   // k-tile and each kk: at the last kk of a tile, wait (tile k_tile + 1 landed), barrier, and refill this
   // stage with tile k_tile + kStages; read column kk + 1's fragments (the next tile's column 0 at the
-  // last kk) into buffer (kk + 1) % 2, then do the 64 FMAs on buffer kk % 2 (about 35 lines)
+  // last kk) into buffer (kk + 1) % 2, then the 64 FMAs on buffer kk % 2 with
+  // multiply_fragments(acc, a_frag[kk % 2], b_frag[kk % 2]) (about 30 lines)
   wb::cp_async_wait<0>();
   store_micro_tile(gmem_c_tile, m, valid_m, valid_n, thread_coord, acc);
 }

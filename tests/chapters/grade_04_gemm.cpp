@@ -314,6 +314,44 @@ constexpr double kFloat4LoadsPerFma = 4.0 / 64.0;
       "the fragment reads conflict: a quarter-warp's 8 float4 should be 8 consecutive float4 "
       "of one column of the tile (rows micro_row(thread_coord.row, v), the tile unpadded).");
 }
+
+// Step 5's double buffering: the FMAs of column kk (multiply_fragments, which tells the
+// simulator through wb::note_fmas) find the thread's reads of column kk + 1 made. The
+// simulator judges each call against the thread's own loads (sim/src/fma_note.cpp).
+::testing::AssertionResult fragments_read_ahead(const wb::sim::LaunchStats& stats, const GemmShape& shape) {
+  const std::uint64_t expected =
+      stats.threads * static_cast<std::uint64_t>(k_tiles_of(shape, ch04::kDeepTileK)) * ch04::kDeepTileK;
+  if (stats.fma_notes == 0) {
+    return ::testing::AssertionFailure()
+           << "multiply_fragments was never called: the simulator sees no arithmetic, and step 5 shows it "
+              "where the FMAs run through that call (wb::note_fmas), to check that the next column's reads "
+              "come before them. Do each column's 64 FMAs with multiply_fragments(acc, a_frag[kk % 2], "
+              "b_frag[kk % 2]).";
+  }
+  if (stats.fma_notes != expected) {
+    return ::testing::AssertionFailure()
+           << "multiply_fragments was called " << stats.fma_notes << " times in all, where each thread calls it "
+           << "once a column of each k-tile: " << expected << " (" << stats.threads << " threads x "
+           << k_tiles_of(shape, ch04::kDeepTileK) << " k-tiles x " << ch04::kDeepTileK << " columns).";
+  }
+  if (!stats.fmas_before_next_reads) return ::testing::AssertionSuccess();
+  const wb::sim::FmasBeforeNextReads& first = *stats.fmas_before_next_reads;
+  const std::uint64_t column = first.call % ch04::kDeepTileK;
+  const std::uint64_t k_tile = first.call / ch04::kDeepTileK;
+  const double per_column = static_cast<double>(first.loads) / static_cast<double>(first.calls + 1);
+  return ::testing::AssertionFailure()
+         << (stats.fma_notes - stats.fma_notes_after_next_reads) << " of " << stats.fma_notes
+         << " calls of multiply_fragments came before the thread had read the next column's fragments. "
+         << "The first: thread " << first.thread << " of block (" << first.block.x << ", " << first.block.y
+         << "), at the FMAs of column " << column << " of k-tile " << k_tile << ", had made "
+         << first.loads_before << " shared loads, where the fragments of the columns up to the next one take "
+         << figure(per_column * static_cast<double>(first.call + 2)) << " (" << figure(per_column)
+         << " a column). So each column's reads come after the FMAs they should overlap, and each column's FMAs "
+            "wait for their own reads: the double buffer hides no latency. Call read_fragments for column kk + 1 "
+            "(into buffer (kk + 1) % 2) before multiply_fragments on buffer kk % 2"
+         << (column == ch04::kDeepTileK - 1 ? "; at the last kk too, after the wait, the barrier and the refill." : ".");
+}
+
 #endif
 
 using Chapter4Gemm = wb::grading::KernelTest;
@@ -442,9 +480,9 @@ void add_double_buffer_models(wb::grading::Diagnosis& diagnosis, const wb::gradi
       });
 }
 
-// The simulator sees the reads, the copies and the barriers, not the FMAs: it checks the
-// product, the pipeline and one float4 read per fragment. Whether the reads of column
-// kk + 1 travel while the FMAs of column kk run shows on the GPU, in bench-chapter4.
+// The simulator sees the reads, the copies and the barriers; the FMAs through
+// multiply_fragments. It checks the product, the pipeline, one float4 read per fragment,
+// and that the reads of column kk + 1 come before the FMAs of column kk.
 TEST_F(Chapter4Gemm, Step5DoubleBufferedFragments) {
   [[maybe_unused]] bool reported = false;
   wb::grading::check_gemm_shapes(shapes(), [&](const GemmShape& shape) {
@@ -456,6 +494,7 @@ TEST_F(Chapter4Gemm, Step5DoubleBufferedFragments) {
       if (technique) technique = one_wait_and_barrier_a_deep_k_tile(stats, shape);
       if (technique) technique = loads_overlap(stats, shape, ch04::kDeepTileK);
       if (technique) technique = register_blocked(stats, shape, ch04::kDeepTileK);
+      if (technique) technique = fragments_read_ahead(stats, shape);
       return technique;
     };
     check.on_success = [&reported, shape](const wb::sim::LaunchStats& stats) {

@@ -157,6 +157,30 @@ std::string whole_quads_copied_as_floats(const wb::sim::LaunchStats& stats, int 
 }
 #endif
 
+// Two threads wrote one word of step 3's tile, the first after copying the floats from its
+// quad's start up to that word one by one, past its quad: floats first, first + 1, ...,
+// first + 4 and on, where its quad, [first, first + 4), lies wholly inside the tile's
+// valid floats. A whole quad went float by float (the test that picks the 16-byte copy
+// let it through), and that path ran on past the quad (a bound of valid where the quad's
+// end is meant). "" where the write does not fit that walk.
+std::string whole_quad_copied_on_past_its_end(const wb::Fault& fault, int count) {
+  const wb::OverlappingWrite& overlap = *fault.overlap;
+  const long long first = 4LL * overlap.first_thread[0];
+  const long long tile_start = static_cast<long long>(fault.block[0]) * ch05::kTailTile;
+  const long long valid = std::min<long long>(ch05::kTailTile, count - tile_start);
+  const auto word = static_cast<long long>(overlap.word);
+  const long long copies = static_cast<long long>(overlap.first_earlier_accesses) + 1;
+  if (first + 4 > valid || copies <= 4 || word != first + copies - 1) return "";
+  return "block " + std::to_string(fault.block[0]) + "'s thread " + std::to_string(overlap.first_thread[0]) +
+         " copied floats " + std::to_string(first) + " to " + std::to_string(word) + " of its tile one at a time, " +
+         "the last of them onto float " + std::to_string(word) + ", another thread's: its quad, floats " +
+         std::to_string(first) + " to " + std::to_string(first + 3) + ", lies wholly inside the tile's " +
+         std::to_string(valid) + " valid floats, yet went float by float, and on past its end. Either the test "
+         "that picks the 16-byte copy sends whole quads to the float loop (a quad is whole where first + 4 <= "
+         "valid, in every tile, the last too), or that loop runs on to valid where the quad's end, min(first + 4, "
+         "valid), is meant.";
+}
+
 using CopyFunction = void (*)(const float*, float*, int, int);
 
 void grade_copy(const Step& step, CopyFunction copy, int vector_bytes, const std::vector<std::pair<int, int>>& shapes) {
@@ -436,7 +460,8 @@ TEST_F(Chapter5Vector, Step3SixteenByteCopiesOfAnyLength) {
     // tile, from the thread's first access on, is that index four times over: a float
     // index added to a float4 pointer, which moves 16 bytes a step, or an offset in bytes
     // (sizeof(float) * first) added to a float pointer, which counts floats already.
-    check.explain_fault = [](const wb::Fault& fault, const float* gmem_in) -> std::string {
+    check.explain_fault = [count](const wb::Fault& fault, const float* gmem_in) -> std::string {
+      if (fault.overlap) return whole_quad_copied_on_past_its_end(fault, count);
       const long long offset = (static_cast<const char*>(fault.address) - reinterpret_cast<const char*>(gmem_in)) /
                                static_cast<long long>(sizeof(float));
       const long long tile_start = static_cast<long long>(fault.block[0]) * ch05::kTailTile;

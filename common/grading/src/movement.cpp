@@ -192,7 +192,10 @@ void check_movement(const MovementCheck& check, const std::string& configuration
           !cause.empty()) {
         return cause;
       }
-      if (std::string cause = destination_strided_by_the_arrays_rows(fault, arrays[0]); !cause.empty()) {
+      FaultedArray walked = arrays[0];
+      walked.thread_start = check.thread_start;
+      if (std::string cause = destination_strided_by_the_arrays_rows(fault, walked, check.shared_layouts);
+          !cause.empty()) {
         return cause;
       }
       // The fault's address is the copy's source: read below where it left the tile, and

@@ -115,6 +115,7 @@ constexpr std::size_t kSharedReachBelow = 4096;
 void on_shared_access(ThreadState& thread, const void* address, std::size_t bytes, bool write,
                       const void* pc, bool atomic) {
   if (atomic) return;
+  if (!write) ++thread.shared_loads;
   if (!write && thread.released_file != nullptr) {
     const auto* first = static_cast<const std::byte*>(address);
     for (std::size_t offset = 0; offset < bytes; offset += 4) {

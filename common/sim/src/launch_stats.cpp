@@ -84,6 +84,12 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   for (const EarlyExit& exit : other.early_exits) {
     if (early_exits.size() < kMaxEarlyExits) early_exits.push_back(exit);
   }
+  fma_notes += other.fma_notes;
+  fma_notes_after_next_reads += other.fma_notes_after_next_reads;
+  if (other.fmas_before_next_reads &&
+      (!fmas_before_next_reads || other.fmas_before_next_reads->block_linear < fmas_before_next_reads->block_linear)) {
+    fmas_before_next_reads = other.fmas_before_next_reads;
+  }
   if (other.unfilled_read && (!unfilled_read || other.unfilled_read->block_linear < unfilled_read->block_linear)) {
     unfilled_read = other.unfilled_read;
   }

@@ -263,6 +263,8 @@ class BlockRunner {
       thread.pipeline_commits = thread.pipeline_waits = 0;
       thread.step = 0;
       thread.group_landing_steps.clear();
+      thread.shared_loads = 0;
+      thread.shared_loads_at_fmas.clear();
     }
   }
 
@@ -329,6 +331,7 @@ class BlockRunner {
     finish_block_timeline(worker_);
     finish_block_pipelines(worker_);
     finish_block_mbarriers(worker_);
+    finish_block_fma_notes(worker_, block_linear_, thread_count_);
     std::uint64_t threads_with_pending = 0, pending = 0;
     for (unsigned i = 0; i < thread_count_; ++i) {
       const AsyncCopyQueue& copies = worker_.threads[i]->copies;

@@ -142,6 +142,10 @@ struct ThreadState {
   // simulator call, with the step at which each committed group still in flight lands.
   std::uint64_t step = 0;
   std::deque<std::uint64_t> group_landing_steps;
+  // Its shared loads in this block, and how many it had made at each wb::note_fmas()
+  // (fma_note.cpp).
+  std::uint64_t shared_loads = 0;
+  std::vector<std::uint64_t> shared_loads_at_fmas;
   std::vector<AccessRecord> accesses;  // since the last barrier
   std::size_t record_limit = 0;        // the most accesses recorded between barriers
   bool past_request_limit = false;     // more accesses than that were made
@@ -619,6 +623,9 @@ void wait_at_mbarrier(ThreadState& thread);
 // the copies that never landed; when every thread is stuck, the threads blocked in a wait
 // on an mbarrier described for the error ("" if none).
 void begin_block_mbarriers(Worker& worker);
+// wb::note_fmas() (fma_note.cpp): at a block's end, judges each of its `threads` threads'
+// calls against its shared loads, into the launch's counters.
+void finish_block_fma_notes(Worker& worker, std::uint64_t block_linear, unsigned threads);
 void finish_block_mbarriers(Worker& worker);
 std::string describe_stuck_mbarriers(const Worker& worker, unsigned threads);
 // For a race with a write at `write_pc`: " That write is a bulk copy ..." when it is one

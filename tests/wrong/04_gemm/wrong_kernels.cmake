@@ -244,9 +244,25 @@ wb_wrong_kernel(step5_prologue_of_step_4
 # Step 5's FMAs take the buffer being read (column kk + 1's) instead of column kk's.
 wb_wrong_kernel(step5_fmas_on_the_buffer_being_read
   STEP 5
-  FIND "acc[i][j] += a_frag[kk % 2][i] * b_frag[kk % 2][j];"
-  REPLACE "acc[i][j] += a_frag[(kk + 1) % 2][i] * b_frag[(kk + 1) % 2][j];"
+  FIND "multiply_fragments(acc, a_frag[kk % 2], b_frag[kk % 2]);"
+  REPLACE "multiply_fragments(acc, a_frag[(kk + 1) % 2], b_frag[(kk + 1) % 2]);"
   EXPECT "step 5.*Likely cause: C is exactly the product in which every column's FMAs took the next column's fragments")
+
+# Step 5's FMAs of column kk before the reads of column kk + 1: the output is right, and
+# the double buffer hides nothing (each read waits for the FMAs before it).
+wb_wrong_kernel(step5_fmas_before_the_next_reads
+  STEP 5
+  FIND "      read_fragments(smem_a[next_stage], smem_b[next_stage], (kk + 1) % kDeepTileK, thread_coord,\n                     a_frag[(kk + 1) % 2], b_frag[(kk + 1) % 2]);\n      multiply_fragments(acc, a_frag[kk % 2], b_frag[kk % 2]);"
+  REPLACE "      multiply_fragments(acc, a_frag[kk % 2], b_frag[kk % 2]);\n      read_fragments(smem_a[next_stage], smem_b[next_stage], (kk + 1) % kDeepTileK, thread_coord,\n                     a_frag[(kk + 1) % 2], b_frag[(kk + 1) % 2]);"
+  EXPECT "step 5.*[0-9]+ of [0-9]+ calls of multiply_fragments came before the thread had read the next column's fragments.*at the FMAs of column 0 of k-tile 0, had made 4 shared loads, where the fragments of the columns up to the next one take 8 .*Call read_fragments for column kk \\+ 1")
+
+# Step 5's FMAs written out in the loop, not through multiply_fragments: the simulator
+# cannot see where they run.
+wb_wrong_kernel(step5_fmas_without_multiply_fragments
+  STEP 5
+  FIND "      multiply_fragments(acc, a_frag[kk % 2], b_frag[kk % 2]);"
+  REPLACE "      for (int i = 0; i < kMicroM; ++i) {\n        for (int j = 0; j < kMicroN; ++j) acc[i][j] += a_frag[kk % 2][i] * b_frag[kk % 2][j];\n      }"
+  EXPECT "step 5.*multiply_fragments was never called: the simulator sees no arithmetic")
 
 # Step 5 reads the next tile's column 0 from the stage it has just refilled.
 wb_wrong_kernel(step5_next_column_from_the_refilled_stage

@@ -362,3 +362,21 @@ wb_wrong_kernel(shared_quad_row_counted_twice
   FIND "    wb::cp_async_cg(smem_quad + smem_gemm_layout(0, col), gmem_quad + col * ld);"
   REPLACE "    wb::cp_async_cg(smem_quad + smem_gemm_layout(4 * thread_coord.row, col), gmem_quad + col * ld);"
   EXPECT "step 2.*the row counted twice")
+
+# Step 1's shared destination walked by a pointer from the thread's first word, whose
+# column is stepped by the input's rows: the loop then steps the padded tile's columns,
+# and the first column's offset carries the input's stride into every copy.
+wb_wrong_kernel(shared_start_column_strided_by_the_rows
+  STEP 1
+  FIND "  for (int col = thread_coord.col; col < kTileCols; col += thread_8_layout.cols) {\n    wb::cp_async_ca<8>(&smem_tile[smem_8_layout(row, col)], &gmem_tile_in[row + col * rows]);\n  }"
+  REPLACE "  float* smem_pair = &smem_tile[row + thread_coord.col * rows];\n  for (int col = thread_coord.col; col < kTileCols; col += thread_8_layout.cols) {\n    wb::cp_async_ca<8>(smem_pair, &gmem_tile_in[row + col * rows]);\n    smem_pair += thread_8_layout.cols * (kTileRows + kPad8);\n  }"
+  EXPECT "step 1.*Likely cause: the copy of element \\([0-9]+, [0-9]+\\) of block \\(0, 0\\)'s tile of the input went to float [0-9]+ of smem_tile = [0-9]+ \\+ [0-9]+ \\* 256 \\+ [0-9]+ \\* 130, past its end: the thread's first column, [0-9]+, is stepped by 256, the input's leading dimension \\(rows\\), and the loop's columns after it by 130")
+
+# Step 3's test for a whole quad written as a test for a whole tile: in a partial tile every
+# quad goes float by float, and the float loop, which runs to valid, takes the next
+# threads' floats too.
+wb_wrong_kernel(whole_tile_test_for_a_whole_quad
+  STEP 3
+  FIND "  if (first + 4 <= valid) {"
+  REPLACE "  if (valid == kTailTile) {"
+  EXPECT "step 3.*Likely cause: block 0's thread 0 copied floats 0 to 4 of its tile one at a time.*its quad, floats 0 to 3, lies wholly inside the tile's 5 valid floats.*Either the test that picks the 16-byte copy sends whole quads to the float loop")

@@ -1530,7 +1530,43 @@ std::string destination_past_the_array_cause(const Fault& fault, const FaultedAr
   return "";
 }
 
-std::string destination_strided_by_the_arrays_rows(const Fault& fault, const FaultedArray& array) {
+namespace {
+
+// The same slip in the thread's start alone: its first column stepped by the array's
+// leading dimension, the loop's columns by the tile's stride (a pointer to the thread's
+// first word, `smem + row + start_col * ld`, walked on by the layout). The word is then
+// row + start_col * ld + (col - start_col) * stride, for the start that the threads'
+// layout gives the faulting thread and one of the tile's strides.
+std::string start_column_strided_by_the_arrays_rows(const Fault& fault, const FaultedArray& array,
+                                                    const std::vector<SharedLayout>& layouts, Element local,
+                                                    long long word, const std::string& rows_name) {
+  if (!array.thread_start || array.rows_only) return "";
+  const std::optional<ThreadStart> start = array.thread_start(fault.thread[0]);
+  if (!start || start->first_col <= 0 || start->first_col > local.col) return "";
+  const long long ld = array.shape.rows;
+  std::vector<std::pair<long long, std::string>> strides;
+  for (const SharedLayout& layout : layouts) strides.emplace_back(layout.stride, layout.name);
+  strides.emplace_back(array.shape.tile_rows, "the tile's rows");
+  for (const auto& [stride, name] : strides) {
+    if (word != local.row + start->first_col * ld + (local.col - start->first_col) * stride) continue;
+    return "the copy of element " + pair_text(local.row, local.col) + " of block " +
+           pair_text(fault.block[0], fault.block[1]) + "'s tile of " + array.name + " went to float " +
+           std::to_string(word) + " of " + fault.destination->array + " = " + std::to_string(local.row) + " + " +
+           std::to_string(start->first_col) + " * " + std::to_string(ld) + " + " +
+           std::to_string(local.col - start->first_col) + " * " + std::to_string(stride) +
+           ", past its end: the thread's first column, " + std::to_string(start->first_col) + ", is stepped by " +
+           std::to_string(ld) + ", " + array.name + "'s leading dimension (" + rows_name +
+           "), and the loop's columns after it by " + std::to_string(stride) + " (" + name +
+           "). The shared index takes the tile's layout for the thread's column too; only the global index "
+           "takes " + rows_name + ".";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string destination_strided_by_the_arrays_rows(const Fault& fault, const FaultedArray& array,
+                                                  const std::vector<SharedLayout>& layouts) {
   if (!fault.destination || fault.address != fault.destination->source) return "";
   const std::optional<Element> element = element_of(fault, array);
   if (!element) return "";
@@ -1546,8 +1582,10 @@ std::string destination_strided_by_the_arrays_rows(const Fault& fault, const Fau
   const auto word = static_cast<long long>(fault.destination->word);
   const long long stage_start = word - row - col * ld;
   const long long stage_floats = array.rows_only ? array.shape.tile_rows * tile_cols : 0;
-  if (stage_start < 0 || (stage_floats == 0 ? stage_start != 0 : stage_start % stage_floats != 0)) return "";
   const std::string rows_name = array.leading_dimension.empty() ? "rows" : array.leading_dimension;
+  if (stage_start < 0 || (stage_floats == 0 ? stage_start != 0 : stage_start % stage_floats != 0)) {
+    return start_column_strided_by_the_arrays_rows(fault, array, layouts, {row, col}, word, rows_name);
+  }
   return "the copy of element " + pair_text(row, col) + " of block " + pair_text(fault.block[0], fault.block[1]) +
          "'s tile of " + array.name + " went to float " + std::to_string(word) + " of " + fault.destination->array +
          " = " + (stage_start > 0 ? std::to_string(stage_start) + " (a stage's start) + " : std::string()) +

@@ -229,6 +229,19 @@ struct CopyWindowRace {
   std::uint64_t grid_blocks = 0;   // and the grid's blocks
 };
 
+// A thread whose FMAs (wb::note_fmas) came before it had read the next fragments they
+// would use: at its call `call` (from 0) of `calls`, it had made `loads_before` of its
+// `loads` shared loads, fewer than call + 2 of the calls + 1 equal shares (fma_note.cpp).
+struct FmasBeforeNextReads {
+  std::uint64_t block_linear = 0;  // its block, as an index of the grid
+  uint3 block{};
+  unsigned thread = 0;
+  std::uint64_t call = 0;
+  std::uint64_t calls = 0;
+  std::uint64_t loads_before = 0;
+  std::uint64_t loads = 0;
+};
+
 struct LaunchStats {
   std::uint64_t blocks = 0;
   std::uint64_t threads = 0;
@@ -319,6 +332,12 @@ struct LaunchStats {
   std::uint64_t ldmatrix_calls = 0;
   std::uint64_t ldmatrix_matrices = 0;
   std::uint64_t mma_calls = 0;
+  // wb::note_fmas() calls, each thread's counted, and of them those that found the
+  // thread's reads of the next fragments already made (fma_note.cpp); the first thread
+  // of the launch's lowest block whose FMAs did not.
+  std::uint64_t fma_notes = 0;
+  std::uint64_t fma_notes_after_next_reads = 0;
+  std::optional<FmasBeforeNextReads> fmas_before_next_reads;
   // Warp requests of each kind, and per code address.
   RequestCounts requests[kAccessKinds];
   std::map<std::pair<const void*, AccessKind>, AccessSite> sites;
@@ -437,6 +456,8 @@ enum class CacheLevel { all, global };  // .ca and .cg
 void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_bytes,
               CacheLevel level, const char* file, int line, bool sized = false);
 void cp_async_commit(const char* file, int line);
+// wb::note_fmas(): the calling thread's FMAs run here (fma_note.cpp).
+void note_fmas(const char* file, int line);
 void cp_async_wait(int pending_groups, const char* file, int line);
 void cp_async_wait_all(const char* file, int line);
 

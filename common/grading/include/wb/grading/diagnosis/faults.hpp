@@ -243,6 +243,7 @@ std::string destination_past_the_array_cause(const Fault& fault, const FaultedAr
 // k_tile for a GEMM operand's k-tile; the tile's start alone elsewhere): the shared index
 // strides its columns by the global array's leading dimension instead of the tile's ("" where
 // that does not reach the word, or the element lies in column 0, which shows no stride).
-std::string destination_strided_by_the_arrays_rows(const Fault& fault, const FaultedArray& array);
+std::string destination_strided_by_the_arrays_rows(const Fault& fault, const FaultedArray& array,
+                                                  const std::vector<SharedLayout>& layouts = {});
 
 }  // namespace wb::grading
