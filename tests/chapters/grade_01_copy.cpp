@@ -82,6 +82,7 @@ void grade_shapes(const Step& step, CopyFunction copy,
     const bool whole_tiles = rows % ch01::kTileRows == 0 && cols % ch01::kTileCols == 0;
     check.technique = [elements, whole_tiles](const wb::sim::LaunchStats& stats) {
       ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, elements);
+      if (technique) technique = wb::grading::only_copies_store_to_shared_memory(stats);
       if (technique) technique = wb::grading::one_float_per_copy(stats);
       if (technique) technique = wb::grading::waited_once_per_thread(stats);
       // On whole tiles: in a partial one some lanes stop a row early, their next copies

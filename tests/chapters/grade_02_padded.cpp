@@ -217,6 +217,7 @@ TEST_F(Chapter2Padded, Step1CopyThroughThePaddedTile) {
         const bool whole_tiles = rows % ch02::kTileRows == 0 && cols % ch02::kTileCols == 0;
         check.technique = [elements, whole_tiles](const wb::sim::LaunchStats& stats) {
           ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, elements);
+          if (technique) technique = wb::grading::only_copies_store_to_shared_memory(stats);
           if (technique) technique = wb::grading::one_float_per_copy(stats);
           if (technique) technique = wb::grading::waited_once_per_thread(stats);
           // The copies coalesced, as chapter 1's (on whole tiles, where the requests are exact).

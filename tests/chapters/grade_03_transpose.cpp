@@ -293,6 +293,7 @@ std::string stride_text(int stride) {
 ::testing::AssertionResult tiled_technique(const wb::sim::LaunchStats& stats, std::uint64_t elements,
                                            double sectors_limit, bool whole_tiles) {
   ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, elements);
+  if (technique) technique = wb::grading::only_copies_store_to_shared_memory(stats);
   if (technique) technique = wb::grading::one_float_per_copy(stats);
   if (technique) technique = wb::grading::waited_once_per_thread(stats);
   if (technique) {

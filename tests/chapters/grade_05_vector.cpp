@@ -213,6 +213,7 @@ void grade_copy(const Step& step, CopyFunction copy, int vector_bytes, const std
     const bool whole_tiles = rows % ch05::kTileRows == 0 && cols % ch05::kTileCols == 0;
     check.technique = [=](const wb::sim::LaunchStats& stats) {
       ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, elements);
+      if (technique) technique = wb::grading::only_copies_store_to_shared_memory(stats);
       if (technique) technique = wb::grading::waited_once_per_thread(stats);
       if (technique) {
         const std::uint64_t copies = elements * 4 / static_cast<std::uint64_t>(vector_bytes);
@@ -488,6 +489,7 @@ TEST_F(Chapter5Vector, Step3SixteenByteCopiesOfAnyLength) {
 #if WB_BACKEND_SIM
     check.technique = [count](const wb::sim::LaunchStats& stats) {
       ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, static_cast<std::uint64_t>(count));
+      if (technique) technique = wb::grading::only_copies_store_to_shared_memory(stats);
       if (technique) technique = wb::grading::waited_once_per_thread(stats);
       if (technique) {
         const auto floats = static_cast<std::uint64_t>(count);

@@ -200,6 +200,7 @@ void grade_copy(const std::vector<std::pair<int, int>>& shapes) {
     const std::uint64_t elements = static_cast<std::uint64_t>(rows) * cols;
     check.technique = [elements](const wb::sim::LaunchStats& stats) {
       ::testing::AssertionResult technique = wb::grading::loaded_through_cp_async(stats, elements);
+      if (technique) technique = wb::grading::only_copies_store_to_shared_memory(stats);
       if (technique) technique = copied_by_the_library(stats, elements);
       return technique;
     };

@@ -53,6 +53,12 @@ __global__ void store_past_the_end(float* out, int count, int* line) {
   out[count + static_cast<int>(threadIdx.x)] = 1.0f;
 }
 
+// A load one element before the array, as a loop counted from 1 that starts at 0 makes.
+__global__ void load_before_the_start(const float* in, float* out, int* line) {
+  *line = __LINE__ + 1;
+  out[threadIdx.x] = in[static_cast<int>(threadIdx.x) - 1];
+}
+
 // A loop that never advances, like the typo that grew a process to 24 GB (`row + 32`
 // for `row += 32`).
 __global__ void copies_without_end(const float* in, int* line) {
@@ -120,6 +126,19 @@ TEST_F(SimMemory, StorePastTheEndOfAnAllocationNamesTheLineAndTheElement) {
   EXPECT_TRUE(contains(message, R"(a store of 4 bytes at bytes \[400, 404\) of a device allocation of 400 bytes: past its end)"))
       << message;
   EXPECT_TRUE(contains(message, R"(thread \(0,0,0\))")) << message;
+}
+
+// Below an allocation lies the guard of another one, or nothing: either way element -1 is
+// named as before its start, never as far past another array's end.
+TEST_F(SimMemory, LoadBeforeTheStartOfAnAllocationNamesElementMinusOne) {
+  wb::DeviceBuffer<float> below(100), in(100), out(4);
+  wb::DeviceBuffer<int> line(1);
+  const std::string message = kernel_error_of([&] {
+    wb::launch(load_before_the_start, dim3(1), dim3(4), 0, in.data(), out.data(), line.data());
+  });
+  EXPECT_TRUE(contains(message, "test_memory_checks.cpp:" + std::to_string(line.download()[0]))) << message;
+  EXPECT_TRUE(contains(message, R"(a load of 4 bytes at bytes \[-4, 0\) of a device allocation of 400 bytes: before its start \(element -1 of 100)"))
+      << message;
 }
 
 TEST_F(SimMemory, CopiesWithoutEndStopWithTheLineAndTheCount) {

@@ -119,6 +119,11 @@ void check_convolution(const ConvolutionCheck& check, const std::string& configu
     if (std::string cause = span_read_at_the_global_index(*error.fault(), check.tile, check.width); !cause.empty()) {
       return cause;
     }
+    if (std::string cause = span_read_a_halo_further(*error.fault(), check.width,
+                                                     check.span_pad >= 0 ? check.span_pad : halo_of(check.width));
+        !cause.empty()) {
+      return cause;
+    }
     return span_overlap_cause(*error.fault(), gmem_in.data(), check.n, check.tile, check.width, check.span_pad,
                               check.span_copied_clipped);
   };

@@ -211,6 +211,7 @@ void check_movement(const MovementCheck& check, const std::string& configuration
     for (const FaultedArray& array : {walked_input, arrays[1]}) {
       if (std::string cause = overlapping_writes_cause(fault, array); !cause.empty()) return cause;
     }
+    if (std::string cause = first_access_one_below_its_start(fault, walked_input); !cause.empty()) return cause;
     // Before the index hypotheses below, which would read a 1-D array's element past its end
     // as a column past the tile's.
     for (const FaultedArray& array : arrays) {

@@ -37,6 +37,24 @@ namespace wb::grading {
   return ::testing::AssertionSuccess();
 }
 
+::testing::AssertionResult only_copies_store_to_shared_memory(const sim::LaunchStats& stats) {
+  if (const auto& stores = stats.of(sim::AccessKind::shared_store); stores.requests > 0) {
+    const sim::AccessSite* most = nullptr;  // the store with the most requests, for its line
+    for (const auto& [key, site] : stats.sites) {
+      if (site.kind == sim::AccessKind::shared_store && (most == nullptr || site.counts.requests > most->counts.requests)) {
+        most = &site;
+      }
+    }
+    const std::string line = most == nullptr ? std::string() : sim::source_line_of(most->pc);
+    return ::testing::AssertionFailure()
+           << "the threads stored into shared memory with "
+           << stores.requests << " plain store requests" << (line.empty() ? std::string() : " (most at " + line + ")")
+           << ". In this step the copies alone fill the tile: a store besides them (the tile filled with zeros "
+              "before the copies, say) is work done for nothing, and a barrier more.";
+  }
+  return ::testing::AssertionSuccess();
+}
+
 namespace {
 
 // 32.0, 1.5, 1.05: one decimal, or two where one would round a threshold away.

@@ -73,11 +73,27 @@ constexpr std::size_t kSharedReachBelow = 4096;
     fail_without_unwinding(source_line_of(pc), access + " " + before, ErrorKind::shared_out_of_bounds);
   }
   const Allocation* allocation = worker.job->allocations.around(address, /*with_guard=*/true);
-  if (allocation == nullptr) return false;  // a global variable of the program, or host memory
-  if (begin + bytes <= allocation->begin + allocation->bytes) {
+  if (allocation != nullptr && begin + bytes <= allocation->begin + allocation->bytes) {
     worker.last_allocation = allocation;
     ++thread.global_accesses;
     return true;
+  }
+  // Just below an allocation (within a guard's length, and nearer its start than the end of
+  // the allocation below, whose guard may run up to it): an index below that array's start.
+  const Allocation* next = worker.job->allocations.above(address);
+  const bool below_next =
+      next != nullptr && static_cast<std::size_t>(next->begin - begin) <= device_allocation_guard(0) &&
+      (allocation == nullptr || next->begin - begin <= begin - (allocation->begin + allocation->bytes));
+  if (allocation == nullptr && !below_next) return false;  // a global variable of the program, or host memory
+  if (below_next) {
+    const auto offset = begin - next->begin;  // negative
+    fail_without_unwinding(source_line_of(pc),
+                   access + " at bytes [" + std::to_string(offset) + ", " +
+                       std::to_string(offset + static_cast<long long>(bytes)) + ") of a device allocation of " +
+                       std::to_string(next->bytes) + " bytes: before its start (element " +
+                       std::to_string((offset - 3) / 4) + " of " + std::to_string(next->bytes / 4) +
+                       " 4-byte elements)",
+                   ErrorKind::global_out_of_bounds, address, write);
   }
   const auto offset = begin - allocation->begin;
   fail_without_unwinding(source_line_of(pc),

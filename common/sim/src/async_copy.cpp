@@ -18,7 +18,20 @@ namespace wb::sim {
 BadSource explain_bad_source(const void* source, std::size_t bytes) {
   const Allocation below = device_allocation_below(source);
   const auto* begin = static_cast<const std::byte*>(source);
-  if (below.begin != nullptr && begin < end_of_guard(below)) {
+  const bool in_guard = below.begin != nullptr && begin < end_of_guard(below);
+  // Just below an allocation (within a guard's length, and nearer its start than the end of
+  // the allocation below): an index below that array's start.
+  if (const Allocation next = device_allocation_above(source);
+      next.begin != nullptr && static_cast<std::size_t>(next.begin - begin) <= device_allocation_guard(0) &&
+      (!in_guard || next.begin - begin <= begin - (below.begin + below.bytes))) {
+    const auto offset = begin - next.begin;  // negative
+    return {"the global source " + hex(source) + " reads bytes [" + std::to_string(offset) + ", " +
+                std::to_string(offset + static_cast<long long>(bytes)) + ") of a device allocation of " +
+                std::to_string(next.bytes) + " bytes: before its start (element " +
+                std::to_string((offset - 3) / 4) + " of " + std::to_string(next.bytes / 4) + " floats)",
+            ErrorKind::source_out_of_bounds};
+  }
+  if (in_guard) {
     const auto offset = begin - below.begin;
     return {"the global source " + hex(source) + " reads bytes [" + std::to_string(offset) +
                 ", " + std::to_string(offset + bytes) + ") of a device allocation of " +

@@ -78,6 +78,14 @@ Allocation device_allocation_below(const void* pointer) {
   return {start, size};
 }
 
+Allocation device_allocation_above(const void* pointer) {
+  const auto* begin = static_cast<const std::byte*>(pointer);
+  std::lock_guard lock(registry_mutex);
+  auto after = registry().upper_bound(begin);
+  if (after == registry().end()) return {};
+  return {after->first, after->second};
+}
+
 std::vector<Allocation> device_allocations() {
   std::lock_guard lock(registry_mutex);
   std::vector<Allocation> allocations;
@@ -94,6 +102,14 @@ const Allocation* AllocationSnapshot::around(const void* pointer, bool with_guar
   if (after == allocations.begin()) return nullptr;
   const Allocation& below = *std::prev(after);
   return address < (with_guard ? end_of_guard(below) : below.begin + below.bytes) ? &below : nullptr;
+}
+
+const Allocation* AllocationSnapshot::above(const void* pointer) const {
+  const auto* address = static_cast<const std::byte*>(pointer);
+  auto after = std::upper_bound(
+      allocations.begin(), allocations.end(), address,
+      [](const std::byte* value, const Allocation& allocation) { return value < allocation.begin; });
+  return after == allocations.end() ? nullptr : &*after;
 }
 
 std::string AllocationSnapshot::describe_offset(const void* pointer) const {

@@ -162,6 +162,8 @@ struct AllocationSnapshot {
   // The allocation whose [begin, begin + bytes) holds `pointer` or, `with_guard`, whose
   // bytes or guard after them do (device_allocation_guard); nullptr where none does.
   const Allocation* around(const void* pointer, bool with_guard = false) const;
+  // The allocation that begins next above `pointer` (nullptr where none does).
+  const Allocation* above(const void* pointer) const;
   // "; it is byte B, float element E, of its device allocation" for a misaligned
   // address's message, or "" where no allocation holds it.
   std::string describe_offset(const void* pointer) const;
@@ -465,6 +467,8 @@ Fault fault_here(const void* address, bool write, unsigned bytes);
 
 // The device allocation starting at or below `pointer`, whatever its size.
 Allocation device_allocation_below(const void* pointer);
+// The allocation that begins next above `pointer` ({} where none does).
+Allocation device_allocation_above(const void* pointer);
 // Every device allocation, sorted by address (for a launch's snapshot).
 std::vector<Allocation> device_allocations();
 

@@ -245,3 +245,11 @@ wb_wrong_kernel(half_the_threads_copy
   FIND "  for (int col = thread_coord.col; col < kTileCols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < kTileRows; row += kThreadRows) {\n      wb::cp_async(&smem_tile[smem_layout(row, col)], &gmem_tile_in[gmem_layout(row, col)]);\n    }\n  }"
   REPLACE "  if (threadIdx.x < kTileRows) {\n    for (int col = 0; col < kTileCols; ++col) {\n      wb::cp_async(&smem_tile[smem_layout(threadIdx.x, col)], &gmem_tile_in[gmem_layout(threadIdx.x, col)]);\n    }\n  }"
   EXPECT "step 1.*[0-9]+ of the launch's [0-9]+ threads issued no cp.async \\(128.0 of each block's 256")
+
+# Step 2's tile filled with zeros by plain stores, and a barrier, before the copies: the
+# output is right, and every word of the tile is written twice.
+wb_wrong_kernel(tile_zeroed_before_the_copies
+  STEP 2
+  FIND "  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {\n      wb::cp_async("
+  REPLACE "  for (int index = threadIdx.x; index < smem_layout.size(); index += kThreads) smem_tile[index] = 0.0f;\n  __syncthreads();\n  for (int col = thread_coord.col; col < valid_cols; col += kThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kThreadRows) {\n      wb::cp_async("
+  EXPECT "step 2.*the threads stored into shared memory with [0-9]+ plain store requests \\(most at [^)]*copy.cu:[0-9]+\\)")

@@ -251,3 +251,11 @@ wb_wrong_kernel(column_step_in_bytes_with_rows_outside
   FIND "  for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
   REPLACE "  for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n    for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadCols) {\n      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[row + col * rows * static_cast<int>(sizeof(float))];"
   EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\(0, 0\\) read element \\(0, 32\\) of the input.*Where its loops walk down each column, as the page's do, the walk is at \\(32, 0\\): the row and the column are exchanged.*Where they walk along each row \\(the loop over rows outside\\), it is at \\(0, 8\\): its columns lie four times as far apart as the array's: the leading dimension counted in bytes on a float pointer")
+
+# Step 1's loops counted from 1, with `- 1` in the index, but started at the thread's
+# coordinate: thread 0's first read is element -1, before the input's start.
+wb_wrong_kernel(naive_one_based_loop_started_at_the_coordinate
+  STEP 1
+  FIND "    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
+  REPLACE "    for (int row = thread_coord.row; row <= valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out[gmem_out_layout(col, row - 1)] = gmem_tile_in[gmem_in_layout(row - 1, col)];"
+  EXPECT "step 1.*before its start \\(element -1 of.*Likely cause: block \\(0, 0\\)'s thread 0 made its first access at element -1 of the input, before its start, where its first element is \\(0, 0\\) of the tile: its row index is one less")

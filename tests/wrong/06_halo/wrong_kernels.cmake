@@ -58,7 +58,7 @@ wb_wrong_kernel(span_copied_without_bounds
   STEP 1
   FIND "    wb::cp_async_ca<4>(&smem_span[j], inside ? gmem_in + index : gmem_in, inside ? 4 : 0);\n"
   REPLACE "    wb::cp_async_ca<4>(&smem_span[j], gmem_in + index);\n"
-  EXPECT "step 1.*kernel failed.*not in any device allocation.*Likely cause: a cp.async read outside the input.*must read 0 bytes")
+  EXPECT "step 1.*kernel failed.*(not in any device allocation|before its start).*Likely cause: a cp.async read outside the input.*must read 0 bytes")
 
 # The weights applied in reverse order.
 wb_wrong_kernel(weights_reversed
@@ -299,3 +299,20 @@ wb_wrong_kernel(buffers_strided_by_the_tile_alone
   FIND "      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n    wb::cp_async_wait<1>();  // this tile's group has landed; the next one's may still travel\n    __syncthreads();         // everyone's copies of this tile, and the weights, visible to all\n    convolve_stream_tile<kWidth>(smem_span[buffer], smem_weights,"
   REPLACE "      load_span_async<kStreamTile, kHalo>(&smem_span[0][0] + (buffer ^ 1) * kStreamTile, gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n    wb::cp_async_wait<1>();\n    __syncthreads();\n    convolve_stream_tile<kWidth>(&smem_span[0][0] + buffer * kStreamTile, smem_weights,"
   EXPECT "step 2.*Likely cause: the racing copy brought input element [0-9]+, element [0-9]+ of tile [0-9]+'s span \\(the block's tile number [0-9]+, in buffer 1\\), to word [0-9]+ of smem_span: that buffer starts at word 2048, inside the buffer before it, which holds a span of 2052 floats.*The buffers overlap on 4 words")
+
+# Step 1's taps read from the output's centre, threadIdx.x + kHalo, over a span that
+# starts kHalo before the tile already: the halo counted twice; the last threads read
+# past the span.
+wb_wrong_kernel(taps_from_the_centre
+  STEP 1
+  FIND "    for (int k = 0; k < kWidth; ++k) sum += smem_span[threadIdx.x + k] * smem_weights[k];"
+  REPLACE "    for (int k = 0; k < kWidth; ++k) sum += smem_span[threadIdx.x + kHalo + k] * smem_weights[k];"
+  EXPECT "step 1.*Likely cause: thread [0-9]+ read word [0-9]+ of smem_span for its weight [0-9]: its taps began at word [0-9]+ = [0-9]+ \\+ 2.*The halo is counted twice")
+
+# Step 2's tiles placed a span's length apart (kStreamTile + 2 * kHalo), as its buffers
+# are: tile t writes from t * 2052, and the 4 * t outputs before it are never written.
+wb_wrong_kernel(tiles_a_span_apart
+  STEP 2
+  FIND "  load_span_async<kStreamTile, kHalo>(smem_span[0], gmem_in, n, blockIdx.x * kStreamTile);\n  wb::cp_async_commit();\n  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n  int buffer = 0;\n  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, buffer ^= 1) {\n    // The next tile's copies go into the other buffer, which everyone finished reading in\n    // the previous iteration (the barrier at its end). Past the last tile the group is\n    // empty: every iteration commits one, so wait<1> means the same in each.\n    const int next_tile = tile + gridDim.x;\n    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n    wb::cp_async_wait<1>();  // this tile's group has landed; the next one's may still travel\n    __syncthreads();         // everyone's copies of this tile, and the weights, visible to all\n    convolve_stream_tile<kWidth>(smem_span[buffer], smem_weights, gmem_out, n, tile * kStreamTile);"
+  REPLACE "  load_span_async<kStreamTile, kHalo>(smem_span[0], gmem_in, n, blockIdx.x * (kStreamTile + 2 * kHalo));\n  wb::cp_async_commit();\n  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n  int buffer = 0;\n  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, buffer ^= 1) {\n    // The next tile's copies go into the other buffer, which everyone finished reading in\n    // the previous iteration (the barrier at its end). Past the last tile the group is\n    // empty: every iteration commits one, so wait<1> means the same in each.\n    const int next_tile = tile + gridDim.x;\n    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * (kStreamTile + 2 * kHalo));\n    }\n    wb::cp_async_commit();\n    wb::cp_async_wait<1>();  // this tile's group has landed; the next one's may still travel\n    __syncthreads();         // everyone's copies of this tile, and the weights, visible to all\n    convolve_stream_tile<kWidth>(smem_span[buffer], smem_weights, gmem_out, n, tile * (kStreamTile + 2 * kHalo));"
+  EXPECT "step 2.*Likely cause: the outputs never written \\([0-9]+, from 2048 on\\) are exactly those that tiles placed 2052 outputs apart leave out")

@@ -46,6 +46,39 @@ class ConvolutionEvidence {
            "), in the grid or in the loop over tiles?";
   }
 
+  // Every wrong output never written, and exactly those that tiles placed `stride` apart
+  // leave out, each tile writing its own outputs from t * stride on: the tile's origin
+  // counted with a longer stride (the span's length, tile + 2 * halo, or tile + halo).
+  std::string tile_origin_strided_by_the_span() const {
+    const int n = run_.check.n, tile = run_.check.tile, halo = halo_of(run_.check.width);
+    const int tiles = (n + tile - 1) / tile;
+    if (wrong_.empty() || tiles < 2 || halo <= 0) return "";
+    for (int i : wrong_) {
+      if (!poison::matches(run_.output[static_cast<std::size_t>(i)], poison::Kind::unwritten)) return "";
+    }
+    const std::pair<int, std::string> strides[] = {
+        {tile + 2 * halo, "the span's length, the tile and its two halos"}, {tile + halo, "the tile and one halo"}};
+    for (const auto& [stride, name] : strides) {
+      std::vector<bool> written(static_cast<std::size_t>(n), false);
+      for (long long t = 0; t < tiles; ++t) {
+        for (long long j = t * stride; j < t * stride + tile && j < n; ++j) written[static_cast<std::size_t>(j)] = true;
+      }
+      std::vector<int> unwritten;
+      for (int i = 0; i < n; ++i) {
+        if (!written[static_cast<std::size_t>(i)]) unwritten.push_back(i);
+      }
+      if (unwritten != wrong_) continue;
+      return "the outputs never written (" + std::to_string(wrong_.size()) + ", from " + std::to_string(wrong_.front()) +
+             " on) are exactly those that tiles placed " + std::to_string(stride) + " outputs apart leave out: tile t's "
+             "origin is t * " + std::to_string(stride) + " (" + name + ") where tiles lie " + std::to_string(tile) +
+             " apart, so each tile writes its " + std::to_string(tile) + " outputs from t * " + std::to_string(stride) +
+             " and the " + std::to_string(stride - tile) + " outputs between one tile's last and the next one's first "
+             "are never written. The span is longer than the tile it feeds; the tiles follow one another at the "
+             "tile's own length.";
+    }
+    return "";
+  }
+
   // Where block b walks the tiles b, b + blocks, ...: the outputs never written are exactly
   // the tiles of the last round, the one that only some blocks take (tiles / blocks rounds
   // down), and nothing else is wrong: each block's count of tiles was rounded down.
@@ -584,6 +617,7 @@ void add_convolution_findings(Diagnosis& diagnosis, const ConvolutionRun& run) {
   const int width = run.check.width, halo = halo_of(width);
   diagnosis.finding([evidence] { return evidence->last_partial_tile_unwritten(); })
       .finding([evidence] { return evidence->last_round_unwritten(); })
+      .finding([evidence] { return evidence->tile_origin_strided_by_the_span(); })
       .finding([evidence] { return evidence->read_in_flight(); })
       .finding([evidence] { return evidence->pass_through_edges(); })
       .finding([evidence, &run] {

@@ -1032,6 +1032,25 @@ std::string span_read_at_the_global_index(const Fault& fault, int tile, int widt
          "own first element: the weights of output tile_start + t read " + overrun.array + "[t + k].";
 }
 
+std::string span_read_a_halo_further(const Fault& fault, int width, int pad) {
+  if (!fault.shared_overrun || fault.write || width <= 0 || pad <= 0) return "";
+  if (fault.thread[1] != 0 || fault.thread[2] != 0) return "";
+  const SharedOverrun& overrun = *fault.shared_overrun;
+  const long long thread = fault.thread[0];
+  const std::size_t k = overrun.earlier_words.size();
+  const long long first = thread + pad;  // where this thread's taps began
+  if (k >= static_cast<std::size_t>(width) || overrun.word != first + static_cast<long long>(k)) return "";
+  for (std::size_t i = 0; i < k; ++i) {
+    if (overrun.earlier_words[i] != first + static_cast<long long>(i)) return "";
+  }
+  return "thread " + std::to_string(thread) + " read word " + std::to_string(overrun.word) + " of " + overrun.array +
+         " for its weight " + std::to_string(k) + ": its taps began at word " + std::to_string(first) + " = " +
+         std::to_string(thread) + " + " + std::to_string(pad) + ", where the weights of output t read " +
+         overrun.array + "[t + k] from t: the span already starts the halo (" + std::to_string(pad) +
+         ") before the tile, so output t's window is words t to t + " + std::to_string(2 * pad) +
+         ". The halo is counted twice: once by the span's start, once more in the read index.";
+}
+
 std::string leading_dimension_of_a_fault(const Fault& fault, const FaultedArray& array,
                                          const std::vector<std::pair<int, std::string>>& candidates) {
   if (array.rows_only || !element_of(fault, array)) return "";
@@ -1216,6 +1235,26 @@ std::string other_operands_valid_rows(const Fault& fault, const FaultedArray& op
     }
   }
   return observed + other_bound + ".";
+}
+
+std::string first_access_one_below_its_start(const Fault& fault, const FaultedArray& array) {
+  const long long element = offset_of(fault, array);
+  if (element >= 0 || fault.earlier_accesses != 0 || !array.thread_start) return "";
+  const std::optional<ThreadStart> start = array.thread_start(fault.thread[0]);
+  if (!start) return "";
+  const Element origin = tile_origin(fault, array);
+  const long long rows = array.shape.rows;
+  const long long first = origin.row + start->first_row + (origin.col + start->first_col) * rows;
+  std::string side;
+  if (element == first - 1 && start->first_row == 0) side = "row";
+  if (element == first - rows && start->first_col == 0 && array.shape.cols > 1) side = "column";
+  if (side.empty()) return "";
+  return "block " + pair_text(fault.block[0], fault.block[1]) + "'s thread " + std::to_string(fault.thread[0]) +
+         " made its first access at element " + std::to_string(element) + " of " + array.name +
+         ", before its start, where its first element is " + pair_text(start->first_row, start->first_col) +
+         " of the tile: its " + side + " index is one less, " + side + " -1. A loop counted from 1, with `- 1` in "
+         "the index, must start at the thread's coordinate + 1; or, counted from the coordinate, index without "
+         "the `- 1`.";
 }
 
 std::string start_counted_in_bytes(const Fault& fault, const FaultedArray& array) {

@@ -21,6 +21,10 @@ namespace wb::grading {
 ::testing::AssertionResult loaded_through_cp_async(const sim::LaunchStats& stats,
                                                    std::uint64_t elements);
 
+// No plain store to shared memory: in a step whose copies alone fill the tile, a store
+// besides them is work done for nothing (the tile zeroed before the copies, say).
+::testing::AssertionResult only_copies_store_to_shared_memory(const sim::LaunchStats& stats);
+
 // Every cp.async of 4 bytes: the steps before chapter 5 copy one float per copy.
 ::testing::AssertionResult one_float_per_copy(const sim::LaunchStats& stats);
 

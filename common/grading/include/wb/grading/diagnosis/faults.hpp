@@ -148,6 +148,12 @@ std::string span_overlap_cause(const Fault& fault, const float* input, int n, in
 // its own first element (t + k). "" otherwise.
 std::string span_read_at_the_global_index(const Fault& fault, int tile, int width);
 
+// A convolution's read past its span by thread t, whose word and the same line's earlier
+// words are t + pad + k for k = 0, 1, ... (`width` weights, the span starting `pad` before
+// the tile): the halo added to the read index over a span that starts a halo early
+// already. "" otherwise.
+std::string span_read_a_halo_further(const Fault& fault, int width, int pad);
+
 // A leading dimension that takes the faulting block's tile to the fault: the faulting
 // offset is the tile's first element + row + col * ld for a (row, col) inside the tile,
 // with `ld` one of `candidates` (another array's rows, a tile's: each with its name,
@@ -189,6 +195,11 @@ std::string other_operands_valid_rows(const Fault& fault, const FaultedArray& op
 // times a tile's first element inside it: the tile's start counted in bytes (sizeof(float)
 // * first) and added to a float pointer, which counts floats already ("" else).
 std::string start_counted_in_bytes(const Fault& fault, const FaultedArray& array);
+
+// An access before the array's start, the thread's first, one row (or one column) below
+// the first element its walk takes (array.thread_start): the index is its counter minus 1,
+// a loop counted from 1 with `- 1` in the index started at the coordinate ("" else).
+std::string first_access_one_below_its_start(const Fault& fault, const FaultedArray& array);
 
 // A read past the end of a 1-D array (one column): by a 4-byte access at the first
 // element past the end, a loop bound that lets the index reach the length; by a wider
