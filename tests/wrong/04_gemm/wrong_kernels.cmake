@@ -358,3 +358,11 @@ wb_wrong_kernel(a_fragment_offset_in_bytes
   FIND "const float4 a4 = *reinterpret_cast<const float4*>(&smem_a_stage[smem_a4_layout(micro_row(thread_coord.row, v), kk)]);"
   REPLACE "const float4 a4 = *reinterpret_cast<const float4*>(reinterpret_cast<const char*>(smem_a_stage) + smem_a4_layout(micro_row(thread_coord.row, v), kk));"
   EXPECT "step 4.*read A's fragment at byte [0-9]+ of a stage of smem_a, which is the offset in floats of the float4 it was meant to read.*added to a byte pointer")
+
+# Step 3's A read through a pointer to its stage counted without the padding, stage *
+# kTileM * kTileK (1024) where a stage is smem_a_layout.cosize() (1031) floats.
+wb_wrong_kernel(stage_start_without_the_padding
+  STEP 3
+  FIND "    const int stage = k_tile % kStages;\n    for (int kk = 0; kk < kTileK; ++kk) {\n      for (int i = 0; i < kMicroM; ++i) {\n        for (int j = 0; j < kMicroN; ++j) {\n          acc[i][j] += smem_a[stage][smem_a_layout("
+  REPLACE "    const int stage = k_tile % kStages;\n    const float* a_stage = &smem_a[0][0] + stage * kTileM * kTileK;\n    for (int kk = 0; kk < kTileK; ++kk) {\n      for (int i = 0; i < kMicroM; ++i) {\n        for (int j = 0; j < kMicroN; ++j) {\n          acc[i][j] += a_stage[smem_a_layout("
+  EXPECT "step 3.*Likely cause: .*The copies filled 3 stages of 8 columns of 128 words, 129 apart: stage s starts at s \\* 1031.*when that stage starts at s \\* 1024.*is counted without the padding")

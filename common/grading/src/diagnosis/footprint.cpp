@@ -388,6 +388,54 @@ std::string part_of_each_tile_cause(const sim::UnfilledRead& read, const sim::La
          "into row and column) is split with the wrong extent.";
 }
 
+// The copies filled stages of a padded layout, one after another (stage s from s x the
+// layout's cosize), and every unfilled word read lies where an element of a stage s >= 1
+// falls when the stage is taken to start at s x rows x columns, the tile's unpadded size:
+// the reads (or the pointer to a stage) count a stage's start without the padding.
+std::string stage_start_without_padding_cause(const sim::UnfilledRead& read) {
+  const std::vector<bool>& filled = read.footprint.words() > 0 ? read.footprint.written : read.filled;
+  const std::vector<Run> runs = runs_of(filled);
+  const std::vector<Run> unfilled = runs_of(read.read_unfilled);
+  if (runs.size() < 2 || unfilled.empty()) return "";
+  const std::size_t rows = runs[0].size(), stride = runs[1].begin - runs[0].begin;
+  if (runs[0].begin != 0 || stride <= rows) return "";
+  for (std::size_t columns = 2; columns <= 64; ++columns) {
+    const std::size_t cosize = (columns - 1) * stride + rows, compact = rows * columns;
+    const std::size_t stages = filled.size() / cosize;
+    if (stages < 2) break;
+    // The copies' words are exactly those stages, whole.
+    bool layout = true;
+    for (std::size_t word = 0; word < filled.size() && layout; ++word) {
+      const std::size_t in_stage = word % cosize;
+      const bool element = word < stages * cosize && in_stage % stride < rows;
+      layout = filled[word] == element;
+    }
+    if (!layout) continue;
+    // Each unfilled word read is an element's place from an unpadded stage start.
+    const auto from_unpadded_start = [&](std::size_t word) {
+      for (std::size_t stage = 1; stage < stages; ++stage) {
+        if (word < stage * compact) break;
+        const std::size_t offset = word - stage * compact;
+        if (offset / stride < columns && offset % stride < rows) return true;
+      }
+      return false;
+    };
+    for (const Run& run : unfilled) {
+      for (std::size_t word = run.begin; word < run.end; ++word) {
+        if (!from_unpadded_start(word)) return "";
+      }
+    }
+    return "The copies filled " + std::to_string(stages) + " stages of " + std::to_string(columns) + " columns of " +
+           std::to_string(rows) + " words, " + std::to_string(stride) + " apart: stage s starts at s * " +
+           std::to_string(cosize) + ", the padded layout's cosize(). Every unfilled word read lies where an element "
+           "of a stage falls when that stage starts at s * " + std::to_string(compact) + " (" + std::to_string(rows) +
+           " x " + std::to_string(columns) + ", the tile's size without the padding): a stage's start, its pointer "
+           "or its offset, is counted without the padding. Take it as stage * layout.cosize(), or index the "
+           "array of stages, smem[stage].";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string FootprintReading::likely_cause() const {
@@ -402,6 +450,7 @@ FootprintReading read_unfilled_footprint(const sim::LaunchStats& stats) {
   FootprintReading reading{observation(read), quarter_cause(read, stats)};
   if (reading.cause.empty()) reading.cause = half_cause(read, stats);
   if (reading.cause.empty()) reading.cause = start_in_bytes_cause(read, stats);
+  if (reading.cause.empty()) reading.cause = stage_start_without_padding_cause(read);
   const Sides sides = sides_of(read);
   for (auto cause_of : {padding_side_cause, padding_read_as_elements_cause, shift_cause}) {
     if (!reading.cause.empty()) break;
