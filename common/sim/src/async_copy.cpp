@@ -93,9 +93,10 @@ PendingCopy issue_copy(ThreadState& thread, void* shared_dst, const void* global
   if (const std::string bad = explain_bad_destination(worker, shared_dst, copy_size, pc);
       !bad.empty()) {
     // The element the copy was for, its source, is the evidence of which index went wrong.
-    if (src_bytes == 0) kernel_fail(file, line, what + bad, ErrorKind::destination_not_shared);
+    const ErrorKind kind = bad_destination_kind(shared_dst, copy_size);
+    if (src_bytes == 0) kernel_fail(file, line, what + bad, kind);
     try {
-      kernel_fail_access(file, line, what + bad, ErrorKind::destination_not_shared, global_src, false,
+      kernel_fail_access(file, line, what + bad, kind, global_src, false,
                          static_cast<unsigned>(copy_bytes));
     } catch (KernelError& error) {
       // Past the end of an array: where the copy went in it, beside the element it was for.

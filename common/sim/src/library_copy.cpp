@@ -243,7 +243,7 @@ void copy_synchronously(ThreadState& thread, std::byte* dst, const std::byte* sr
                         const std::string& what, const char* file, int line, const void* pc) {
   Worker& worker = *thread.worker;
   if (const std::string bad = explain_bad_destination(worker, dst, bytes, pc); !bad.empty()) {
-    kernel_fail(file, line, what + bad, ErrorKind::destination_not_shared);
+    kernel_fail(file, line, what + bad, bad_destination_kind(dst, bytes));
   }
   const Allocation* source = worker.job->allocations.around(src);
   if (source == nullptr || src + bytes > source->begin + source->bytes) {

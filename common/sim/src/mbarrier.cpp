@@ -189,7 +189,7 @@ void check_destination(Worker& worker, void* dst, std::size_t bytes, const std::
                 ErrorKind::destination_not_shared);
   }
   if (const std::string bad = explain_bad_destination(worker, dst, bytes, pc); !bad.empty()) {
-    kernel_fail(file, line, what + bad, ErrorKind::destination_not_shared);
+    kernel_fail(file, line, what + bad, bad_destination_kind(dst, bytes));
   }
 }
 

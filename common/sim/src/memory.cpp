@@ -86,6 +86,11 @@ Allocation device_allocation_above(const void* pointer) {
   return {after->first, after->second};
 }
 
+ErrorKind bad_destination_kind(const void* destination, std::size_t bytes) {
+  return find_device_allocation(destination, bytes).begin != nullptr ? ErrorKind::destination_global
+                                                                       : ErrorKind::destination_not_shared;
+}
+
 std::vector<Allocation> device_allocations() {
   std::lock_guard lock(registry_mutex);
   std::vector<Allocation> allocations;

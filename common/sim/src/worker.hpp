@@ -465,6 +465,10 @@ Fault fault_here(const void* address, bool write, unsigned bytes);
 [[noreturn]] void fail_without_unwinding(const std::string& place, const std::string& what,
                                          ErrorKind kind, const Fault& fault);
 
+// The kind of a bad copy destination: in global memory (a device allocation), a copy the
+// wrong way; anywhere else outside the block's shared memory, an index gone wild.
+ErrorKind bad_destination_kind(const void* destination, std::size_t bytes);
+
 // The device allocation starting at or below `pointer`, whatever its size.
 Allocation device_allocation_below(const void* pointer);
 // The allocation that begins next above `pointer` ({} where none does).

@@ -259,3 +259,11 @@ wb_wrong_kernel(naive_one_based_loop_started_at_the_coordinate
   FIND "    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
   REPLACE "    for (int row = thread_coord.row; row <= valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out[gmem_out_layout(col, row - 1)] = gmem_tile_in[gmem_in_layout(row - 1, col)];"
   EXPECT "step 1.*before its start \\(element -1 of.*Likely cause: block \\(0, 0\\)'s thread 0 made its first access at element -1 of the input, before its start, where its first element is \\(0, 0\\) of the tile: its row index is one less")
+
+# Step 2's write out made with cp.async, as if it copied either way: its destination is
+# global memory.
+wb_wrong_kernel(write_out_through_cp_async
+  STEP 2
+  FIND "      gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];"
+  REPLACE "      wb::cp_async(&gmem_tile_out[gmem_out_layout(row, col)], &smem_tile[smem_transposed(row, col)]);"
+  EXPECT "step 2.*is in global memory \\(a device allocation\\).*Likely cause: a cp.async whose destination is global memory: cp.async copies one way only")

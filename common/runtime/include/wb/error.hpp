@@ -23,6 +23,7 @@ enum class ErrorKind {
   source_out_of_bounds,    ///< a cp.async source past the end of a device allocation
   source_not_device,       ///< a cp.async source that is not device memory at all
   destination_not_shared,  ///< a cp.async destination outside the block's shared memory
+  destination_global,      ///< a cp.async destination in global memory: a copy the wrong way
   too_many_copies,         ///< copies issued and never waited for, without end
   shared_out_of_bounds,    ///< an access outside its __shared__ array or the dynamic shared memory
   global_out_of_bounds,    ///< an access past the end of a device allocation

@@ -37,6 +37,9 @@ inline std::string barrier_divergence_cause(const std::string& example = "") {
 inline const Causes& shared_causes() {
   static const Causes causes = {
       {ErrorKind::barrier, barrier_divergence_cause()},
+      {ErrorKind::destination_global,
+       "a cp.async whose destination is global memory: cp.async copies one way only, from global memory "
+       "into shared memory. Store to global memory with a plain assignment, gmem[...] = smem[...]."},
       {ErrorKind::shared_write_overlap,
        "two threads wrote the same shared word between two barriers, so the indices they "
        "computed overlap: rows stepped by a wrong stride, a thread coordinate's row and column "
