@@ -43,10 +43,14 @@ endfunction()
 # asking addr2line about its code address (common/sim/src/code_location.cpp), so a
 # Release or MinSizeRel build, which CMake compiles without -g, would name none; and full
 # -g after wb_target_defaults' -g1 in RelWithDebInfo. Debug has it already.
+# -fsanitize=bounds as well: every index into an array of known size is checked, and one
+# outside it calls __ubsan_handle_out_of_bounds, which the simulator defines too
+# (common/sim/src/local_bounds.cpp): an index one past a local array, which no access
+# check sees (a local array is not shared state, and is not instrumented), fails there.
 function(wb_instrument_kernels target backend)
   if(backend STREQUAL "sim")
     target_compile_options(${target} PRIVATE
-      $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread -fno-tree-vectorize -fno-tree-slp-vectorize -fno-tree-sra>
+      $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=thread,bounds -fno-tree-vectorize -fno-tree-slp-vectorize -fno-tree-sra>
       $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<NOT:$<CONFIG:Debug>>>:-g>)
   endif()
 endfunction()

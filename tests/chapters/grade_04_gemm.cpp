@@ -241,6 +241,23 @@ std::string figure(double value) {
             "then wait.";
 }
 
+// Steps 1 to 3 meet the block twice a k-tile: once the tile is in shared memory (every
+// thread's copies visible to all) and before the next copies overwrite it. A barrier
+// inside a loop over the tile stops every warp at each of the loop's iterations.
+::testing::AssertionResult two_barriers_a_k_tile(const wb::sim::LaunchStats& stats, const GemmShape& shape) {
+  const int k_tiles = k_tiles_of(shape);
+  const double barriers =
+      stats.blocks == 0 ? 0.0 : static_cast<double>(stats.barriers) / static_cast<double>(stats.blocks);
+  if (barriers <= 2 * k_tiles + 1.5) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << "each block met " << figure(barriers) << " barriers for " << k_tiles << " k-tiles"
+         << wb::grading::busiest_barrier(stats)
+         << ", where a k-tile needs two: one once the tile is in shared memory, so that every thread's copies are "
+            "visible to all, and one before the next copies overwrite it. A __syncthreads() inside a loop over "
+            "the tile (the kk loop, say) stops every warp at each of the loop's iterations, for what one stop a "
+            "tile does.";
+}
+
 // Step 5 waits and meets the block once a (128,16) k-tile, at its last kk, and once after
 // its prologue (and waits once more at the end): a wait and a barrier at every kk stop
 // every warp's FMAs sixteen times a k-tile for what one stop does.
@@ -362,6 +379,7 @@ TEST_F(Chapter4Gemm, Step1TheSharedMemoryTiledGemm) {
     auto check = gemm_check(kStep1, ch04::gemm_shared, shape);
     check.uses_cp_async = false;
 #if WB_BACKEND_SIM
+    check.technique = [shape](const wb::sim::LaunchStats& stats) { return two_barriers_a_k_tile(stats, shape); };
     check.on_success = [&reported, shape](const wb::sim::LaunchStats& stats) {
       if (reported) return;
       reported = true;
@@ -382,6 +400,7 @@ TEST_F(Chapter4Gemm, Step2LoadTheTilesWithCpAsync) {
     check.technique = [shape](const wb::sim::LaunchStats& stats) {
       ::testing::AssertionResult technique = tiles_through_cp_async(stats, shape);
       if (technique) technique = one_wait_a_tile(stats, shape);
+      if (technique) technique = two_barriers_a_k_tile(stats, shape);
       return technique;
     };
 #endif
@@ -397,6 +416,7 @@ TEST_F(Chapter4Gemm, Step3AMultiStagePipeline) {
     check.technique = [shape](const wb::sim::LaunchStats& stats) {
       ::testing::AssertionResult technique = tiles_through_cp_async(stats, shape);
       if (technique) technique = loads_overlap(stats, shape);
+      if (technique) technique = two_barriers_a_k_tile(stats, shape);
       return technique;
     };
     check.on_success = [&reported, shape](const wb::sim::LaunchStats& stats) {

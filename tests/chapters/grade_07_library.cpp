@@ -301,6 +301,14 @@ bool copies_spans(const wb::sim::LibraryCopySite& site, const ConvolutionInputs&
       !spread) {
     return spread;
   }
+  if (stats.pipeline_empty_waits > 0) {
+    return ::testing::AssertionFailure()
+           << stats.pipeline_empty_waits
+           << " consumer_wait() calls (each thread's counted) waited for a stage into which no thread had copied: "
+              "there was no tile to wait for, nor to compute. The tile loop runs past the block's last tile (its "
+              "bound `<=` where `<` is meant?): the stage that the last tile's iteration committed empty, with no "
+              "next tile to load, is waited for and computed, and the bounds test skips its stores.";
+  }
   const bool judged =
       wb::grading::overlap_judged(stats, static_cast<std::uint64_t>(tiles_of(n, ch07::kStreamTile)));
   const double at_waits =

@@ -93,7 +93,13 @@ std::string likely_cause(const GemmCheck& check, const GemmRun& run, const std::
     }
   }
 #if WB_BACKEND_SIM
-  diagnosis.finding([&] { return unfilled_read_cause(stats, holds_poison(c, poison::Kind::stale)); });
+  // A product that read both unfilled words and words in flight carries either poison,
+  // whichever operand's NaN the additions kept (the compiler's order): the unfilled reads'
+  // footprint is read for either.
+  diagnosis.finding([&] {
+    return unfilled_read_cause(stats, holds_poison(c, poison::Kind::stale) ||
+                                          (stats.unfilled_read && holds_poison(c, poison::Kind::in_flight)));
+  });
   diagnosis.finding([&] {
     return holds_poison(c, poison::Kind::in_flight) ? in_flight_read_cause(stats, check.step_wait) : std::string();
   });

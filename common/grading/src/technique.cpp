@@ -247,6 +247,44 @@ const sim::AccessSite* site_with_most_lanes(const sim::LaunchStats& stats, sim::
             "blocks store the same tile (a block's loop running past its own tiles into the next block's).";
 }
 
+::testing::AssertionResult copies_read_whole_elements(const sim::LaunchStats& stats) {
+  if (!stats.odd_source_copy) return ::testing::AssertionSuccess();
+  const sim::OddSourceCopy& copy = *stats.odd_source_copy;
+  return ::testing::AssertionFailure()
+         << stats.cp_async_odd_source << " cp.async copies were given a source size of " << copy.source_bytes
+         << (copy.source_bytes == 1 ? " byte" : " bytes") << " for a copy of " << copy.copy_bytes << " (the first at "
+         << copy.site << "): the source size is how many bytes the copy reads, and it fills the rest with zeros, "
+         << "so an odd size reads part of a float (a value near zero, which a tolerance lets pass). A copy of zeros "
+            "reads nothing: its source size is 0.";
+}
+
+::testing::AssertionResult no_work_after_the_last_store(const sim::LaunchStats& stats) {
+  if (!stats.read_after_last_store) return ::testing::AssertionSuccess();
+  const sim::ReadAfterLastStore& read = *stats.read_after_last_store;
+  const std::string line = sim::source_line_of(read.pc);
+  return ::testing::AssertionFailure()
+         << stats.blocks_reading_after_last_store
+         << (stats.blocks_reading_after_last_store == 1 ? " block read shared memory after its"
+                                                        : " blocks read shared memory after their")
+         << " last store of the output: block (" << read.block.x << ","
+         << read.block.y << "," << read.block.z << ") read at " << (line.empty() ? std::string("an unknown line") : line)
+         << ", " << read.barriers << (read.barriers == 1 ? " barrier" : " barriers")
+         << " after its last store. No store takes what that work computes: an iteration of the tile loop past "
+            "the block's last tile (its bound `<=` where `<` is meant?) waits, meets the block and computes a "
+            "tile whose every store the bounds test skips.";
+}
+
+std::string busiest_barrier(const sim::LaunchStats& stats) {
+  const std::pair<const char*, int>* busiest = nullptr;
+  std::uint64_t most = 0;
+  for (const auto& [site, count] : stats.barriers_by_site) {
+    if (count > most) busiest = &site, most = count;
+  }
+  if (busiest == nullptr || busiest->first == nullptr) return {};
+  return " (" + std::to_string(most) + " of them at " + sim::project_relative(busiest->first) + ":" +
+         std::to_string(busiest->second) + ")";
+}
+
 std::string simulator_notes(const sim::LaunchStats& stats) {
   std::string notes;
   for (const auto& [text, count] : stats.warnings) {
@@ -272,6 +310,10 @@ void judge_technique(const std::function<::testing::AssertionResult(const sim::L
   // the count of stores says what happened.
   ::testing::AssertionResult result = each_element_stored_once(stats, outputs);
   if (result && technique) result = technique(stats);
+  // What no step's own figures look at: a copy that reads part of a float, and work after
+  // the block's last store (both leave the output right).
+  if (result) result = copies_read_whole_elements(stats);
+  if (result) result = no_work_after_the_last_store(stats);
   if (!result) {
     ADD_FAILURE() << where << result.message() << "\n" << step.hint_line();
     return;

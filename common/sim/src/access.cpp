@@ -131,7 +131,10 @@ constexpr std::size_t kSharedReachBelow = 4096;
 void on_shared_access(ThreadState& thread, const void* address, std::size_t bytes, bool write,
                       const void* pc, bool atomic) {
   if (atomic) return;
-  if (!write) ++thread.shared_loads;
+  if (!write) {
+    ++thread.shared_loads;
+    note_shared_load(*thread.worker, pc);
+  }
   if (!write && thread.released_file != nullptr) {
     const auto* first = static_cast<const std::byte*>(address);
     for (std::size_t offset = 0; offset < bytes; offset += 4) {
@@ -192,6 +195,7 @@ inline void on_access(const void* address, std::size_t bytes, bool write, const 
                       bool atomic = false, bool aligned = false) {
   ThreadState* thread = running_thread;
   if (thread == nullptr) return;  // host code of a kernel file
+  if (thread->pending_bounds) judge_pending_bounds(*thread, address, pc);
   ++thread->step;
   if (aligned && bytes >= 8 && reinterpret_cast<std::uintptr_t>(address) % bytes != 0) {
     fail_misaligned_vector(*thread, address, bytes, write, pc);
@@ -227,6 +231,7 @@ inline void on_access(const void* address, std::size_t bytes, bool write, const 
   } else if (check_other_access(*thread, address, bytes, write, pc) && !atomic) {
     record_access(*thread, reinterpret_cast<std::uintptr_t>(address), bytes,
                   write ? AccessKind::global_store : AccessKind::global_load, pc);
+    if (write) note_global_store(*thread->worker);
     if (!write) count_global_load(*thread, pc);
   }
 }

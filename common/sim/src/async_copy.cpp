@@ -211,7 +211,15 @@ void cp_async(void* shared_dst, const void* global_src, int copy_bytes, int src_
   const void* pc = __builtin_return_address(0);  // in the kernel: names its line and arrays
   queue.copies.push_back(issue_copy(thread, shared_dst, global_src, copy_bytes, src_bytes, level, file, line, pc));
   thread.worker->stats.cp_async_sized += sized ? 1 : 0;
-  thread.worker->stats.cp_async_zero_filled += src_bytes == 0 ? 1 : 0;
+  LaunchStats& stats = thread.worker->stats;
+  stats.cp_async_zero_filled += src_bytes == 0 ? 1 : 0;
+  if (src_bytes % 2 != 0) {  // no element of the workbook's (float, bf16) is an odd number of bytes
+    ++stats.cp_async_odd_source;
+    const auto block = static_cast<std::uint64_t>(thread.worker->running_block);
+    if (!stats.odd_source_copy || stats.odd_source_copy->block_linear > block) {
+      stats.odd_source_copy = OddSourceCopy{block, src_bytes, copy_bytes, project_relative(file) + ":" + std::to_string(line)};
+    }
+  }
 }
 
 void cp_async_commit(const char* file, int line) {

@@ -43,6 +43,27 @@ FILE* open_addr2line(const void* code_address, std::uintptr_t offset, const char
   return popen(command, "r");
 }
 
+// The kernel file that a generated wrapper (build/sim_sources/<file>_cu.cpp, which the
+// simulator's build compiles in its place: cmake/WbTargets.cmake) includes, for a location
+// in the wrapper: binutils name the wrapper, the compilation's primary file, for some
+// lines of a kernel file's template instances (a DWARF 5 file index read as the unit's
+// own), with the line of the kernel file. Anything else is returned as it is.
+std::string kernel_file_of(const std::string& location) {
+  const std::size_t colon = location.rfind(':');
+  const std::string file = location.substr(0, colon);
+  if (file.find("/sim_sources/") == std::string::npos) return location;
+  std::ifstream wrapper(file);
+  std::string line;
+  while (std::getline(wrapper, line)) {
+    const std::size_t open = line.find("#include \"");
+    if (open == std::string::npos) continue;
+    const std::size_t begin = open + 10, end = line.find('"', begin);
+    if (end == std::string::npos) break;
+    return line.substr(begin, end - begin) + (colon == std::string::npos ? "" : location.substr(colon));
+  }
+  return location;
+}
+
 std::string ask_addr2line(const void* code_address) {
   FILE* pipe = open_addr2line(code_address, 1, "-i");  // 1: the address inside the call
   if (pipe == nullptr) return {};
@@ -55,6 +76,7 @@ std::string ask_addr2line(const void* code_address) {
     std::string location = line;
     location = location.substr(0, location.find_first_of(" \n"));
     if (location.empty() || location[0] == '?') continue;
+    location = kernel_file_of(location);
     if (first.empty()) first = location;
     if (chosen.empty() && location.find("/common/") == std::string::npos) chosen = location;
   }

@@ -24,12 +24,17 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   blocks += other.blocks;
   threads += other.threads;
   barriers += other.barriers;
+  for (const auto& [site, count] : other.barriers_by_site) barriers_by_site[site] += count;
   cp_async_4 += other.cp_async_4;
   cp_async_8 += other.cp_async_8;
   cp_async_16 += other.cp_async_16;
   cp_async_bytes += other.cp_async_bytes;
   cp_async_sized += other.cp_async_sized;
   cp_async_zero_filled += other.cp_async_zero_filled;
+  cp_async_odd_source += other.cp_async_odd_source;
+  if (other.odd_source_copy && (!odd_source_copy || other.odd_source_copy->block_linear < odd_source_copy->block_linear)) {
+    odd_source_copy = other.odd_source_copy;
+  }
   commit_groups += other.commit_groups;
   waits += other.waits;
   copies_in_flight_at_waits += other.copies_in_flight_at_waits;
@@ -89,6 +94,11 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   if (other.fmas_before_next_reads &&
       (!fmas_before_next_reads || other.fmas_before_next_reads->block_linear < fmas_before_next_reads->block_linear)) {
     fmas_before_next_reads = other.fmas_before_next_reads;
+  }
+  blocks_reading_after_last_store += other.blocks_reading_after_last_store;
+  if (other.read_after_last_store &&
+      (!read_after_last_store || other.read_after_last_store->block_linear < read_after_last_store->block_linear)) {
+    read_after_last_store = other.read_after_last_store;
   }
   if (other.unfilled_read && (!unfilled_read || other.unfilled_read->block_linear < unfilled_read->block_linear)) {
     unfilled_read = other.unfilled_read;

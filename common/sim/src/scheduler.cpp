@@ -195,6 +195,7 @@ class BlockRunner {
     begin_block_pipelines(worker_);
     begin_block_mbarriers(worker_);
     begin_block_timeline(worker_, block_linear_, thread_count_);
+    begin_block_last_store(worker_);
     for (unsigned round = 0;; ++round) {
       for (unsigned i : run_order(thread_count_, job_.schedule, block_linear_, round)) {
         ThreadState& thread = *worker_.threads[i];
@@ -222,6 +223,7 @@ class BlockRunner {
       if (!release_barrier()) break;
       begin_interval(worker_.shared);
       worker_.shared.barrier_interval = worker_.shared.interval;
+      ++worker_.block_barriers;
     }
     finish_block();
     worker_.running_block = -1;
@@ -313,6 +315,7 @@ class BlockRunner {
       worker_.threads[i]->step = release_step;
     }
     ++worker_.stats.barriers;
+    ++worker_.stats.barriers_by_site[{first.barrier_file, first.barrier_line}];
     return true;
   }
 
@@ -332,6 +335,7 @@ class BlockRunner {
     finish_block_pipelines(worker_);
     finish_block_mbarriers(worker_);
     finish_block_fma_notes(worker_, block_linear_, thread_count_);
+    finish_block_last_store(worker_, block_linear_);
     std::uint64_t threads_with_pending = 0, pending = 0;
     for (unsigned i = 0; i < thread_count_; ++i) {
       const AsyncCopyQueue& copies = worker_.threads[i]->copies;
@@ -639,6 +643,7 @@ void wait_at_mbarrier(ThreadState& thread) {
 }
 
 void note_call_site(ThreadState& thread, const char* file, int line) {
+  if (thread.pending_bounds) judge_pending_bounds_at_call(thread, project_relative(file) + ":" + std::to_string(line));
   ++thread.step;
   thread.last_seen.file = file;
   thread.last_seen.line = line;

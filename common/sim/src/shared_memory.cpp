@@ -234,6 +234,13 @@ std::string function_at(const void* code) {
 
 }  // namespace
 
+bool a_shared_variable_has_bytes(std::size_t bytes) {
+  for (const TlsSymbol& symbol : tls_symbols()) {
+    if (symbol.shared && symbol.bytes == bytes) return true;
+  }
+  return false;
+}
+
 // The demangled name of the function of the executable whose code holds `pc`, or "".
 std::string function_of(const void* pc) {
   const ProgramSymbols& symbols = program_symbols();

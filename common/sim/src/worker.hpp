@@ -146,6 +146,15 @@ struct ThreadState {
   // (fma_note.cpp).
   std::uint64_t shared_loads = 0;
   std::vector<std::uint64_t> shared_loads_at_fmas;
+  // An index outside its array's declared bounds on a line of the kernel file, not yet
+  // judged (local_bounds.cpp).
+  struct PendingBounds {
+    std::string site;  // "chapters/04_gemm/gemm.cu:349"
+    long long index = 0;
+    std::string type;  // "float [8]"
+    std::size_t bytes = 0;  // the array's, where its element type is known (0: not)
+  };
+  std::optional<PendingBounds> pending_bounds;
   std::vector<AccessRecord> accesses;  // since the last barrier
   std::size_t record_limit = 0;        // the most accesses recorded between barriers
   bool past_request_limit = false;     // more accesses than that were made
@@ -406,6 +415,14 @@ struct Worker {
   // The running block's timeline, one entry per warp, where it is a sampled block of a
   // recording (wb::trace::start; empty otherwise).
   std::vector<trace::WarpRecords> timeline;
+  // The running block's barriers so far, the barrier count at its latest store to global
+  // memory (none yet: stored false), and at its latest shared load with the code address
+  // of the first load after that count's barrier (last_store.cpp).
+  std::uint32_t block_barriers = 0;
+  bool stored = false;
+  std::uint32_t barriers_at_last_store = 0;
+  std::uint32_t barriers_at_last_load = 0;
+  const void* last_load_pc = nullptr;
   std::uint64_t block_bulk_copies = 0;  // bulk and tensor copies the running block issued
   std::vector<const void*> bulk_copy_sites;  // where the running block issued them
 
@@ -634,6 +651,31 @@ void begin_block_mbarriers(Worker& worker);
 // wb::note_fmas() (fma_note.cpp): at a block's end, judges each of its `threads` threads'
 // calls against its shared loads, into the launch's counters.
 void finish_block_fma_notes(Worker& worker, std::uint64_t block_linear, unsigned threads);
+
+// Work after a block's last store (last_store.cpp): each global store and shared load of
+// the running block noted with the barriers it had passed; at the block's end, shared
+// loads after a barrier that followed the last store are counted in LaunchStats.
+void begin_block_last_store(Worker& worker);
+inline void note_global_store(Worker& worker) {
+  worker.stored = true;
+  worker.barriers_at_last_store = worker.block_barriers;
+}
+inline void note_shared_load(Worker& worker, const void* pc) {
+  if (worker.last_load_pc == nullptr || worker.block_barriers > worker.barriers_at_last_load) {
+    worker.barriers_at_last_load = worker.block_barriers;
+    worker.last_load_pc = pc;
+  }
+}
+void finish_block_last_store(Worker& worker, std::uint64_t block_linear);
+
+// The thread's index out of its array's bounds (ThreadState::pending_bounds), judged at
+// its next access (at `address`, from the code at `pc`) or simulator call (at `site`):
+// dropped where it was into a shared or device array (local_bounds.cpp), the thread's
+// fault of a local array otherwise.
+void judge_pending_bounds(ThreadState& thread, const void* address, const void* pc);
+void judge_pending_bounds_at_call(ThreadState& thread, const std::string& site);
+// Whether some __shared__ variable of the program is `bytes` long (shared_memory.cpp).
+bool a_shared_variable_has_bytes(std::size_t bytes);
 void finish_block_mbarriers(Worker& worker);
 std::string describe_stuck_mbarriers(const Worker& worker, unsigned threads);
 // For a race with a write at `write_pc`: " That write is a bulk copy ..." when it is one

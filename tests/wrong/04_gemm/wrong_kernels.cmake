@@ -366,3 +366,19 @@ wb_wrong_kernel(stage_start_without_the_padding
   FIND "    const int stage = k_tile % kStages;\n    for (int kk = 0; kk < kTileK; ++kk) {\n      for (int i = 0; i < kMicroM; ++i) {\n        for (int j = 0; j < kMicroN; ++j) {\n          acc[i][j] += smem_a[stage][smem_a_layout("
   REPLACE "    const int stage = k_tile % kStages;\n    const float* a_stage = &smem_a[0][0] + stage * kTileM * kTileK;\n    for (int kk = 0; kk < kTileK; ++kk) {\n      for (int i = 0; i < kMicroM; ++i) {\n        for (int j = 0; j < kMicroN; ++j) {\n          acc[i][j] += a_stage[smem_a_layout("
   EXPECT "step 3.*Likely cause: .*The copies filled 3 stages of 8 columns of 128 words, 129 apart: stage s starts at s \\* 1031.*when that stage starts at s \\* 1024.*is counted without the padding")
+
+# Step 1's second barrier moved into the kk loop: right, but every warp stops at each of
+# the tile's 8 columns, 9 barriers a k-tile where 2 do.
+wb_wrong_kernel(barrier_inside_the_kk_loop
+  STEP 1
+  FIND "        }\n      }\n    }\n    __syncthreads();  // everyone has read the tiles before the next k-tile overwrites them\n    //! [step 1 hole]"
+  REPLACE "        }\n      }\n      __syncthreads();\n    }\n    //! [step 1 hole]"
+  EXPECT "step 1.*each block met [0-9.]+ barriers for [0-9]+ k-tiles \\([0-9]+ of them at [^)]*gemm.cu:[0-9]+\\), where a k-tile needs two")
+
+# Step 4's FMA loop one row past the micro-tile: acc[8][j] and a_frag[8], outside their
+# arrays. On a GPU the output may come out right; another register is overwritten.
+wb_wrong_kernel(fma_loop_one_row_past_the_micro_tile
+  STEP 4
+  FIND "      for (int i = 0; i < kMicroM; ++i) {\n        WB_UNROLL\n        for (int j = 0; j < kMicroN; ++j) acc[i][j] += a_frag[i] * b_frag[j];"
+  REPLACE "      for (int i = 0; i <= kMicroM; ++i) {\n        WB_UNROLL\n        for (int j = 0; j < kMicroN; ++j) acc[i][j] += a_frag[i] * b_frag[j];"
+  EXPECT "step 4.*gemm.cu:[0-9]+: block .*index 8 into a local array of type float \\[8\\].*Likely cause: an index outside a local array")

@@ -316,3 +316,21 @@ wb_wrong_kernel(tiles_a_span_apart
   FIND "  load_span_async<kStreamTile, kHalo>(smem_span[0], gmem_in, n, blockIdx.x * kStreamTile);\n  wb::cp_async_commit();\n  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n  int buffer = 0;\n  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, buffer ^= 1) {\n    // The next tile's copies go into the other buffer, which everyone finished reading in\n    // the previous iteration (the barrier at its end). Past the last tile the group is\n    // empty: every iteration commits one, so wait<1> means the same in each.\n    const int next_tile = tile + gridDim.x;\n    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * kStreamTile);\n    }\n    wb::cp_async_commit();\n    wb::cp_async_wait<1>();  // this tile's group has landed; the next one's may still travel\n    __syncthreads();         // everyone's copies of this tile, and the weights, visible to all\n    convolve_stream_tile<kWidth>(smem_span[buffer], smem_weights, gmem_out, n, tile * kStreamTile);"
   REPLACE "  load_span_async<kStreamTile, kHalo>(smem_span[0], gmem_in, n, blockIdx.x * (kStreamTile + 2 * kHalo));\n  wb::cp_async_commit();\n  if (threadIdx.x < kWidth) smem_weights[threadIdx.x] = gmem_weights[threadIdx.x];\n  int buffer = 0;\n  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, buffer ^= 1) {\n    // The next tile's copies go into the other buffer, which everyone finished reading in\n    // the previous iteration (the barrier at its end). Past the last tile the group is\n    // empty: every iteration commits one, so wait<1> means the same in each.\n    const int next_tile = tile + gridDim.x;\n    if (next_tile < tiles) {\n      load_span_async<kStreamTile, kHalo>(smem_span[buffer ^ 1], gmem_in, n, next_tile * (kStreamTile + 2 * kHalo));\n    }\n    wb::cp_async_commit();\n    wb::cp_async_wait<1>();  // this tile's group has landed; the next one's may still travel\n    __syncthreads();         // everyone's copies of this tile, and the weights, visible to all\n    convolve_stream_tile<kWidth>(smem_span[buffer], smem_weights, gmem_out, n, tile * (kStreamTile + 2 * kHalo));"
   EXPECT "step 2.*Likely cause: the outputs never written \\([0-9]+, from 2048 on\\) are exactly those that tiles placed 2052 outputs apart leave out")
+
+# Step 1's outside elements copied with a source size of 1 byte where 0 is meant: the copy
+# reads a byte of the array's first float and fills the rest with zeros, a denormal near
+# zero that the tolerance lets pass.
+wb_wrong_kernel(outside_copies_read_one_byte
+  STEP 1
+  FIND "inside ? gmem_in + index : gmem_in, inside ? 4 : 0);"
+  REPLACE "inside ? gmem_in + index : gmem_in, inside ? 4 : 1);"
+  EXPECT "step 1.*cp.async copies were given a source size of 1 byte for a copy of 4 \\(the first at [^)]*halo.cu:[0-9]+\\)")
+
+# Step 2's tile loop run one tile further (`<=`): the block that reaches tile `tiles`
+# waits, meets and convolves a buffer that no copy refilled, and its bounds test skips
+# every store. The output stays right.
+wb_wrong_kernel(tile_loop_one_tile_further
+  STEP 2
+  FIND "  int buffer = 0;\n  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, buffer ^= 1) {\n    // The next tile's copies go into the other buffer"
+  REPLACE "  int buffer = 0;\n  for (int tile = blockIdx.x; tile <= tiles; tile += gridDim.x, buffer ^= 1) {\n    // The next tile's copies go into the other buffer"
+  EXPECT "step 2.*1 block read shared memory after its last store of the output: block \\([0-9]+,0,0\\) read at [^,]*halo.cu:[0-9]+, 2 barriers after its last store")

@@ -360,3 +360,12 @@ wb_wrong_kernel(producer_waits_for_its_own_copy
   FIND "  (void)cuda::device::barrier_arrive_tx(full, 1, bytes);"
   REPLACE "  full.wait(cuda::device::barrier_arrive_tx(full, 1, bytes));"
   EXPECT "step 3.*tiles in flight on average.*Likely cause: [0-9]+ of the [0-9]+ bulk copies were waited for by the thread that issued them, on their own phase, before it issued another")
+
+# Step 2's tile loop run one tile further (`<=`): the extra iteration waits for the stage
+# the last tile committed empty and convolves it; every store is skipped.
+wb_wrong_kernel(pipeline_loop_one_tile_further
+  STEP 2
+  FILE library.cu
+  FIND "  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x, stage ^= 1) {"
+  REPLACE "  for (int tile = blockIdx.x; tile <= tiles; tile += gridDim.x, stage ^= 1) {"
+  EXPECT "step 2.*consumer_wait\\(\\) calls \\(each thread's counted\\) waited for a stage into which no thread had copied")

@@ -27,6 +27,7 @@ enum class ErrorKind {
   too_many_copies,         ///< copies issued and never waited for, without end
   shared_out_of_bounds,    ///< an access outside its __shared__ array or the dynamic shared memory
   global_out_of_bounds,    ///< an access past the end of a device allocation
+  local_out_of_bounds,     ///< an index outside a local array of the kernel (registers on a GPU)
   shared_race,             ///< a thread reads a shared word another wrote (or writes one another read), no barrier between
   shared_write_overlap,    ///< two threads write one shared word, no barrier between: their indices overlap
   warp_sync,               ///< lanes named in a __syncwarp or shuffle mask never arrive

@@ -40,6 +40,10 @@ inline const Causes& shared_causes() {
       {ErrorKind::destination_global,
        "a cp.async whose destination is global memory: cp.async copies one way only, from global memory "
        "into shared memory. Store to global memory with a plain assignment, gmem[...] = smem[...]."},
+      {ErrorKind::local_out_of_bounds,
+       "an index outside a local array (a register array such as a fragment or an accumulator): a loop "
+       "bound `<=` where `<` is meant, or a loop that runs over more elements than the array was declared "
+       "with. On a GPU nothing stops it, and another variable is read or overwritten."},
       {ErrorKind::shared_write_overlap,
        "two threads wrote the same shared word between two barriers, so the indices they "
        "computed overlap: rows stepped by a wrong stride, a thread coordinate's row and column "

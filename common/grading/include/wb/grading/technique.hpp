@@ -70,6 +70,20 @@ namespace wb::grading {
 // most, and the two ways there.
 ::testing::AssertionResult each_element_stored_once(const sim::LaunchStats& stats, std::uint64_t elements);
 
+// Every sized cp.async read whole elements: no odd source size (1 byte of a float where 0,
+// nothing read, is meant: the float comes out as a denormal near zero, which a tolerance
+// lets pass). The failure gives the size, the copy's and the line.
+::testing::AssertionResult copies_read_whole_elements(const sim::LaunchStats& stats);
+
+// No block read shared memory after a barrier that followed its last store of the output:
+// that work feeds no store, as an iteration of a tile loop past the block's last tile. The
+// failure names the block, the line and the barriers between.
+::testing::AssertionResult no_work_after_the_last_store(const sim::LaunchStats& stats);
+
+// " (N of them at chapters/04_gemm/gemm.cu:185)" for the barrier that was released most, or
+// "" where none was: the line to name when a block meets more barriers than a step needs.
+std::string busiest_barrier(const sim::LaunchStats& stats);
+
 // The code site whose requests of `kind` had the most active lanes (the most accesses),
 // null where the launch made none: the line to name when a count runs over.
 const sim::AccessSite* site_with_most_lanes(const sim::LaunchStats& stats, sim::AccessKind kind);

@@ -242,16 +242,40 @@ struct FmasBeforeNextReads {
   std::uint64_t loads = 0;
 };
 
+// A block that read shared memory in a barrier interval after the one of its last store
+// to global memory (last_store.cpp): work whose result no store takes, as an iteration
+// of a loop past the block's last tile makes.
+struct ReadAfterLastStore {
+  std::uint64_t block_linear = 0;  // its block, as an index of the grid
+  uint3 block{};
+  const void* pc = nullptr;     // the first shared load of the last interval that read
+  std::uint32_t barriers = 0;   // the barriers between its last store and that load
+};
+
+// A cp.async with a source size that is odd: part of an element read, the rest zeros
+// (a size of 1 where 0, nothing read, is meant). The first of the launch's lowest block.
+struct OddSourceCopy {
+  std::uint64_t block_linear = 0;
+  int source_bytes = 0;
+  int copy_bytes = 0;
+  std::string site;  // "halo.cu:52"
+};
+
 struct LaunchStats {
   std::uint64_t blocks = 0;
   std::uint64_t threads = 0;
   std::uint64_t barriers = 0;           // block-wide barrier releases, summed over blocks
+  // The releases by the barrier's site (__builtin_FILE, line): a barrier inside a loop
+  // shows as the site with the most.
+  std::map<std::pair<const char*, int>, std::uint64_t> barriers_by_site;
   std::uint64_t cp_async_4 = 0;         // cp.async operations by copy size
   std::uint64_t cp_async_8 = 0;
   std::uint64_t cp_async_16 = 0;
   std::uint64_t cp_async_bytes = 0;     // bytes requested from global memory
   std::uint64_t cp_async_sized = 0;     // of them, the form with a source-size operand
   std::uint64_t cp_async_zero_filled = 0;  // of them, a source size of 0: zeros, nothing read
+  std::uint64_t cp_async_odd_source = 0;   // of them, an odd source size (see OddSourceCopy)
+  std::optional<OddSourceCopy> odd_source_copy;
   std::uint64_t commit_groups = 0;      // cp.async.commit_group (wait_all counts one)
   std::uint64_t waits = 0;              // cp.async.wait_group and wait_all
   // Copies not yet landed at each wait, summed over the waits: over `waits`, how many
@@ -338,6 +362,10 @@ struct LaunchStats {
   std::uint64_t fma_notes = 0;
   std::uint64_t fma_notes_after_next_reads = 0;
   std::optional<FmasBeforeNextReads> fmas_before_next_reads;
+  // Blocks that read shared memory after the barrier that followed their last store, and
+  // the lowest of them (see ReadAfterLastStore).
+  std::uint64_t blocks_reading_after_last_store = 0;
+  std::optional<ReadAfterLastStore> read_after_last_store;
   // Warp requests of each kind, and per code address.
   RequestCounts requests[kAccessKinds];
   std::map<std::pair<const void*, AccessKind>, AccessSite> sites;
