@@ -45,6 +45,26 @@ void round_to_bf16(const float* gmem_in, bf16* gmem_out, std::size_t count);
 // B(j, p), the products exact and summed in float. m and n multiples of 8, any k >= 1
 // (std::invalid_argument otherwise); the arrays 16-byte aligned, as cudaMalloc's are.
 void gemm_mma(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, int n, int k);
+
+// Step 2: the stages without padding. A k-tile of an operand is two halves of 64 of its
+// rows (elements 0-63 of every k-row, then 64-127), each kTileK lines of 128 bytes, one a
+// k-row, their 16-byte chunks swizzled: the layout of the box of 64 x kTileK bf16 that
+// the TMA writes with a 128-byte swizzle, which step 3 uses.
+inline constexpr int kLineElements = 64;  // bf16 in a 128-byte line, the swizzle's span
+
+// Where step 2's layout puts element (kk, element) of an operand's k-tile (k-row kk below
+// kTileK, element below kTileM), in bf16 from the tile's start: the grader reads the
+// layout through it.
+int swizzled_offset(int kk, int element);
+
+// Step 2: gemm_mma's product and contract, its stages in the swizzled layout.
+void gemm_mma_swizzled(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, int n, int k);
+
+// Step 3: kRingStages stages of that layout, each filled by the TMA (four tensor copies:
+// A's and B's two halves) and guarded by two barriers, full (the copies have landed) and
+// empty (every warp has read the stage). Same product and contract; a Hopper GPU (sm_90).
+inline constexpr int kRingStages = 4;
+void gemm_mma_tma(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, int n, int k);
 //! [interface]
 
 }  // namespace ch08

@@ -1,4 +1,5 @@
-// Chapter 8, tensor cores: chapter 4's pipeline feeding mma.sync.
+// Chapter 8, tensor cores: chapter 4's pipeline feeding mma.sync, then the stages laid out
+// for the TMA, then filled by it.
 //
 // Step 1 is chapter 4's step 3 (kStages stages of cp.async tiles, one wait and one
 // barrier a k-tile) with the arithmetic on the tensor cores: each warp multiplies 16x16
@@ -12,24 +13,80 @@
 // elements for k = k0 + kk. The fragments want the transpose (A's row i, B's column j,
 // along k), which is what ldmatrix's .trans form hands out.
 //
-// Naming: gmem_ global memory, smem_ shared memory; shapes (rows, columns) in the comments.
+// Step 2 keeps the kernel and changes where a stage keeps an element: instead of rows
+// padded apart, lines of 128 bytes whose 16-byte chunks are swizzled, the layout the TMA
+// writes. Step 3 fills those stages with the TMA, a ring of stages each guarded by a
+// full and an empty barrier, so that a copy needs no thread but one and no wait but the
+// mbarrier's.
+//
+// The file is built for sm_90 (Hopper): step 3's tensor copies are Hopper's, and the host
+// functions refuse an older GPU. Naming: gmem_ global memory, smem_ shared memory; shapes
+// (rows, columns) in the comments.
+#include <cuda/barrier>
+
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 
 #include "tensor.hpp"
 #include "wb/tensor_core.hpp"
+#include "wb/tensor_map.hpp"
 #include "wb/wb.cuh"
 
 namespace ch08 {
 namespace {
 
-constexpr int kStageElements = kTileK * kRowStride;  // one operand's k-tile: (32,136) bf16
-constexpr int kChunk = 8;                            // bf16 in a 16-byte copy
+using Barrier = cuda::barrier<cuda::thread_scope_block>;
+namespace cde = cuda::device::experimental;
+
+constexpr int kChunk = 8;  // bf16 in a 16-byte copy, and in a row of an ldmatrix matrix
+constexpr int kWarps = kThreads / 32;
 static_assert(kTileM == kTileN, "A's and B's tiles share one shape and one loader");
-static_assert(kWarpsM * kWarpsN * 32 == kThreads, "a warp per part of the tile");
+static_assert(kWarpsM * kWarpsN == kWarps, "a warp per part of the tile");
 static_assert(kTileK % kMmaK == 0, "a k-tile is whole mma steps");
 static_assert((kRowStride * 2) % 16 == 0, "every row of a stage starts on a 16-byte boundary");
+static_assert(kLineElements * 2 == 128 && kTileM == 2 * kLineElements, "a k-row is two 128-byte lines");
+
+void require_hopper(const char* function) {
+  std::string reason;
+  if (!wb::hopper_available(&reason)) throw std::runtime_error(std::string(function) + ": " + reason);
+}
+
+// ---------------------------------------------------------------------------------
+// Where a stage keeps an operand's element (kk, element): k-row kk below kTileK, element
+// (along m for A, n for B) below kTileM. Offsets in bf16 from the tile's start.
+
+//! [padded stage]
+// Step 1: one row of kRowStride (136) bf16 a k-row, 8 of them padding.
+struct PaddedStage {
+  static constexpr int kTileElements = kTileK * kRowStride;  // one operand's k-tile: (32,136)
+  WB_HOST_DEVICE int operator()(int kk, int element) const { return kk * kRowStride + element; }
+};
+//! [padded stage]
+
+//! [swizzled stage]
+// Step 2: a k-row's 128 elements are two lines of kLineElements (64 bf16, 128 bytes). The
+// tile is half 0's kTileK lines (elements 0-63 of each k-row, in k order), then half 1's:
+// the two boxes of 64 x kTileK that the TMA brings. Within a line, the 16-byte chunk c
+// (elements 8c to 8c + 7) sits at chunk c ^ (kk % 8), the 128-byte swizzle: the 8 k-rows
+// an ldmatrix matrix reads are 8 lines, 128 bytes apart, all in the same banks unswizzled;
+// swizzled, chunk c of each is in another 4 banks.
+WB_HOST_DEVICE inline int swizzled(int kk, int element) {
+  int line = kk;             // which 128-byte line of the tile
+  int chunk = element / 8;   // which 16-byte chunk of the line
+  //! [step 2 hole]
+  line = element / kLineElements * kTileK + kk;
+  chunk = (element % kLineElements / kChunk) ^ (kk % 8);
+  //! [step 2 hole]
+  return line * kLineElements + chunk * kChunk + element % kChunk;
+}
+
+struct SwizzledStage {
+  static constexpr int kTileElements = kTileK * kTileM;  // one operand's k-tile: (32,128), no padding
+  WB_HOST_DEVICE int operator()(int kk, int element) const { return swizzled(kk, element); }
+};
+//! [swizzled stage]
 
 // ---------------------------------------------------------------------------------
 // Rounding the inputs, outside the GEMM
@@ -48,18 +105,20 @@ __global__ void round_to_bf16_kernel(const float* gmem_in, bf16* gmem_out, std::
 
 //! [load tile]
 // Issues the copies of one operand's k-tile into smem_tile: element (r, kk) of the tile,
-// the operand's row tile_row + r at k = k0 + kk, goes to smem_tile[kk * kRowStride + r].
-// 16-byte copies of 8 bf16 along r, two a thread; rows is a multiple of 8, so a copy is
-// wholly inside the operand or wholly outside it, where it reads nothing and writes zeros.
-__device__ inline void load_tile_async(bf16* smem_tile, const bf16* gmem_operand, int rows, int k, int tile_row,
-                                       int k0) {
+// the operand's row tile_row + r at k = k0 + kk, goes to smem_tile[at(kk, r)] (the
+// stage's layout: kk * kRowStride + r in step 1). 16-byte copies of 8 bf16 along r, two a
+// thread; rows is a multiple of 8, so a copy is wholly inside the operand or wholly
+// outside it, where it reads nothing and writes zeros.
+template <class StageLayout>
+__device__ inline void load_tile_async(bf16* smem_tile, StageLayout at, const bf16* gmem_operand, int rows, int k,
+                                       int tile_row, int k0) {
   constexpr int chunks_per_k = kTileM / kChunk;  // 16
   for (int chunk = threadIdx.x; chunk < kTileK * chunks_per_k; chunk += kThreads) {
     const int kk = chunk / chunks_per_k;
     const int r = chunk % chunks_per_k * kChunk;
     const bool inside = tile_row + r < rows && k0 + kk < k;
     const bf16* src = inside ? gmem_operand + static_cast<std::size_t>(k0 + kk) * rows + tile_row + r : gmem_operand;
-    wb::cp_async_cg(&smem_tile[kk * kRowStride + r], src, inside ? 16 : 0);
+    wb::cp_async_cg(&smem_tile[at(kk, r)], src, inside ? 16 : 0);
   }
 }
 //! [load tile]
@@ -69,9 +128,10 @@ __device__ inline void load_tile_async(bf16* smem_tile, const bf16* gmem_operand
 // (16x16 each) and 4 of B (16x8 each) from the stage, then the 16 mma.sync that multiply
 // every pair into acc. The warp's part starts at (warp_m, warp_n) of the block's tile.
 // lane / 8 says which of an ldmatrix.x4's four matrices the lane gives a row of, lane % 8
-// which row.
-__device__ inline void warp_mma_k_tile(const bf16* smem_a, const bf16* smem_b, int warp_m, int warp_n, int lane,
-                                       float (&acc)[kWarpMmasM][kWarpMmasN][4]) {
+// which row. Element (k-row, element) of a tile is at smem_a[at(k-row, element)].
+template <class StageLayout>
+__device__ inline void warp_mma_k_tile(const bf16* smem_a, const bf16* smem_b, StageLayout at, int warp_m,
+                                       int warp_n, int lane, float (&acc)[kWarpMmasM][kWarpMmasN][4]) {
   WB_UNROLL
   for (int kk = 0; kk < kTileK; kk += kMmaK) {
     //! [step 1a hole]
@@ -85,7 +145,7 @@ __device__ inline void warp_mma_k_tile(const bf16* smem_a, const bf16* smem_b, i
     for (int i = 0; i < kWarpMmasM; ++i) {
       const int k_row = kk + row + (matrix / 2) * 8;
       const int i_col = warp_m + i * kMmaM + (matrix % 2) * 8;
-      wb::ldmatrix_x4_trans(a[i], &smem_a[k_row * kRowStride + i_col]);
+      wb::ldmatrix_x4_trans(a[i], &smem_a[at(k_row, i_col)]);
     }
     // B's fragments two at a time: columns j0..j0+7 (k 0-7, k 8-15), then j0+8..j0+15.
     WB_UNROLL
@@ -93,7 +153,7 @@ __device__ inline void warp_mma_k_tile(const bf16* smem_a, const bf16* smem_b, i
       unsigned pair[4];
       const int k_row = kk + row + (matrix % 2) * 8;
       const int j_col = warp_n + j * kMmaN + (matrix / 2) * 8;
-      wb::ldmatrix_x4_trans(pair, &smem_b[k_row * kRowStride + j_col]);
+      wb::ldmatrix_x4_trans(pair, &smem_b[at(k_row, j_col)]);
       b[j][0] = pair[0];
       b[j][1] = pair[1];
       b[j + 1][0] = pair[2];
@@ -138,13 +198,16 @@ __device__ inline void store_accumulators(float* gmem_c, int m, int n, int tile_
 // Chapter 4's step 3 pipeline: kStages - 1 k-tiles in flight before the loop; each
 // iteration waits for tile k_tile, meets the block (tile k_tile visible to all, and
 // everyone done with the stage read in the previous iteration), refills that stage with
-// tile k_tile + kStages - 1, and multiplies tile k_tile. The stages, 52 KB, are dynamic
-// shared memory: static __shared__ arrays may not exceed 48 KB a block.
+// tile k_tile + kStages - 1, and multiplies tile k_tile. The stages (52 KB in step 1's
+// layout) are dynamic shared memory: static __shared__ arrays may not exceed 48 KB a block.
+// Steps 1 and 2 run this same kernel, each with its stage layout.
+template <class StageLayout>
 __global__ void __launch_bounds__(kThreads) gemm_mma_kernel(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c,
                                                             int m, int n, int k) {
-  WB_DYNAMIC_SHARED(bf16, smem);  // kStages x (A's (32,136), B's (32,136))
-  const auto smem_a = [&](int stage) { return smem + stage * 2 * kStageElements; };
-  const auto smem_b = [&](int stage) { return smem + stage * 2 * kStageElements + kStageElements; };
+  constexpr int kTileElements = StageLayout::kTileElements;
+  WB_DYNAMIC_SHARED(bf16, smem);  // kStages x (A's k-tile, B's k-tile)
+  const auto smem_a = [&](int stage) { return smem + stage * 2 * kTileElements; };
+  const auto smem_b = [&](int stage) { return smem + stage * 2 * kTileElements + kTileElements; };
   const int tile_m = blockIdx.x * kTileM;
   const int tile_n = blockIdx.y * kTileN;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -155,8 +218,8 @@ __global__ void __launch_bounds__(kThreads) gemm_mma_kernel(const bf16* gmem_a, 
   const auto load_stage = [&](int k_tile) {
     if (k_tile < k_tiles) {
       const int stage = k_tile % kStages;
-      load_tile_async(smem_a(stage), gmem_a, m, k, tile_m, k_tile * kTileK);
-      load_tile_async(smem_b(stage), gmem_b, n, k, tile_n, k_tile * kTileK);
+      load_tile_async(smem_a(stage), StageLayout{}, gmem_a, m, k, tile_m, k_tile * kTileK);
+      load_tile_async(smem_b(stage), StageLayout{}, gmem_b, n, k, tile_n, k_tile * kTileK);
     }
     wb::cp_async_commit();  // a group a k-tile, empty past the last: the wait counts stay right
   };
@@ -168,29 +231,177 @@ __global__ void __launch_bounds__(kThreads) gemm_mma_kernel(const bf16* gmem_a, 
     __syncthreads();
     load_stage(k_tile + kStages - 1);  // into the stage read in the previous iteration
     const int stage = k_tile % kStages;
-    warp_mma_k_tile(smem_a(stage), smem_b(stage), warp_m, warp_n, lane, acc);
+    warp_mma_k_tile(smem_a(stage), smem_b(stage), StageLayout{}, warp_m, warp_n, lane, acc);
   }
   wb::cp_async_wait<0>();
   store_accumulators(gmem_c, m, n, tile_m, tile_n, warp_m, warp_n, lane, acc);
 }
 //! [step 1 kernel]
 
+// ---------------------------------------------------------------------------------
+// Step 3
+
+constexpr int kBoxElements = kTileK * kLineElements;            // a box: 64 x kTileK bf16, 4 KB
+constexpr int kRingTileElements = SwizzledStage::kTileElements;  // an operand's k-tile: two boxes
+constexpr int kStageBytes = static_cast<int>(sizeof(bf16)) * 2 * kRingTileElements;  // A's and B's: 16 KB
+constexpr int kSwizzleAlignment = 1024;  // the 128-byte swizzle repeats every 8 lines from here
+
+// The barriers exist for the copy engine once initialised: thread 0 initialises each and
+// makes that visible to the asynchronous proxy, which the copies complete on
+// (fence.proxy.async); the block's barrier then orders it before every other use.
+__device__ inline void init_ring(Barrier* full, Barrier* empty) {
+  if (threadIdx.x == 0) {
+    for (int stage = 0; stage < kRingStages; ++stage) {
+      init(&full[stage], 1);        // one arrival a phase: the producer's, with the bytes it expects
+      init(&empty[stage], kWarps);  // one a warp, once the warp has read the stage
+    }
+    cde::fence_proxy_async_shared_cta();
+  }
+  __syncthreads();
+}
+
+//! [load stage tma]
+// The producer's half of a stage (thread 0 only): the stage's four boxes, each one tensor
+// copy of 64 x kTileK bf16 at (row tile_row + 64 half, k0) of its operand's map, into
+// the box's place in the stage (A's tile at smem_stage, B's after it; each tile half 0's
+// box, then half 1's), and the arrival on the stage's full barrier with the bytes the
+// four copies bring: whole boxes, even where a box lies partly or wholly outside its
+// operand (the TMA writes zeros there).
+__device__ inline void load_stage_tma(bf16* smem_stage, const CUtensorMap& map_a, const CUtensorMap& map_b,
+                                      int tile_m, int tile_n, int k0, Barrier& full) {
+  bf16* const smem_a = smem_stage;
+  bf16* const smem_b = smem_stage + kRingTileElements;
+  //! [step 3a hole]
+  for (int half = 0; half < 2; ++half) {
+    cde::cp_async_bulk_tensor_2d_global_to_shared(smem_a + half * kBoxElements, &map_a,
+                                                  tile_m + half * kLineElements, k0, full);
+    cde::cp_async_bulk_tensor_2d_global_to_shared(smem_b + half * kBoxElements, &map_b,
+                                                  tile_n + half * kLineElements, k0, full);
+  }
+  (void)cuda::device::barrier_arrive_tx(full, 1, kStageBytes);
+  //! [step 3a hole]
+}
+//! [load stage tma]
+
+//! [step 3 kernel]
+// A ring of kRingStages stages: k-tile t lives in stage t % kRingStages, and it is that
+// stage's use t / kRingStages, so its barriers' phase of that number, whose parity the
+// waits name. Thread 0 fills every stage before the loop; each iteration, every warp
+// waits for its stage's full phase, multiplies the tile, and releases the stage on its
+// empty barrier (lane 0 for the warp, once the warp's reads are done); thread 0 then
+// waits for the stage's empty phase, every warp's release, and refills it with tile
+// t + kRingStages. The stages, 64 KB, are dynamic shared memory, from its first address
+// that is a multiple of 1024 (the swizzle's pattern starts there).
+__global__ void __launch_bounds__(kThreads) gemm_tma_kernel(const __grid_constant__ CUtensorMap map_a,
+                                                            const __grid_constant__ CUtensorMap map_b,
+                                                            float* gmem_c, int m, int n, int k) {
+  WB_DYNAMIC_SHARED(unsigned char, smem_bytes);  // kSwizzleAlignment + kRingStages x kStageBytes
+  const auto unaligned = reinterpret_cast<std::uintptr_t>(smem_bytes);
+  auto* const smem = reinterpret_cast<bf16*>(smem_bytes + (kSwizzleAlignment - unaligned % kSwizzleAlignment) %
+                                                               kSwizzleAlignment);
+  const auto smem_stage = [&](int stage) { return smem + stage * 2 * kRingTileElements; };
+  WB_SHARED_LIBRARY_STATE
+  __shared__ Barrier full[kRingStages];   // full[s]: the copies of stage s's tile have landed
+  __shared__ Barrier empty[kRingStages];  // empty[s]: every warp is done reading stage s
+
+  init_ring(full, empty);
+  const int tile_m = blockIdx.x * kTileM;
+  const int tile_n = blockIdx.y * kTileN;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int warp_m = warp / kWarpsN * kWarpTileM;
+  const int warp_n = warp % kWarpsN * kWarpTileN;
+  const int k_tiles = (k + kTileK - 1) / kTileK;
+
+  if (threadIdx.x == 0) {
+    for (int stage = 0; stage < kRingStages && stage < k_tiles; ++stage) {
+      load_stage_tma(smem_stage(stage), map_a, map_b, tile_m, tile_n, stage * kTileK, full[stage]);
+    }
+  }
+  float acc[kWarpMmasM][kWarpMmasN][4] = {};
+  for (int k_tile = 0; k_tile < k_tiles; ++k_tile) {
+    const int stage = k_tile % kRingStages;
+    const bool parity = (k_tile / kRingStages) % 2;  // this use of the stage: its barriers' phase's parity
+    bf16* const smem_a = smem_stage(stage);
+    bf16* const smem_b = smem_stage(stage) + kRingTileElements;
+    //! [step 3b hole]
+    full[stage].wait_parity(parity);
+    //! [step 3b hole]
+    warp_mma_k_tile(smem_a, smem_b, SwizzledStage{}, warp_m, warp_n, lane, acc);
+    //! [step 3c hole]
+    __syncwarp();  // the warp's reads of the stage are all done
+    if (lane == 0) (void)empty[stage].arrive();
+    if (threadIdx.x == 0 && k_tile + kRingStages < k_tiles) {
+      empty[stage].wait_parity(parity);  // every warp has released this use of the stage
+      load_stage_tma(smem_stage(stage), map_a, map_b, tile_m, tile_n, (k_tile + kRingStages) * kTileK, full[stage]);
+    }
+    //! [step 3c hole]
+  }
+  store_accumulators(gmem_c, m, n, tile_m, tile_n, warp_m, warp_n, lane, acc);
+}
+//! [step 3 kernel]
+
+void require_shape(const char* function, int m, int n, int k) {
+  if (m <= 0 || n <= 0 || k <= 0 || m % 8 != 0 || n % 8 != 0) {
+    throw std::invalid_argument(std::string(function) + ": m and n must be positive multiples of 8 and k positive (" +
+                                std::to_string(m) + ", " + std::to_string(n) + ", " + std::to_string(k) + ")");
+  }
+}
+
+dim3 tile_grid(int m, int n) { return dim3((m + kTileM - 1) / kTileM, (n + kTileN - 1) / kTileN); }
+
+//! [operand map]
+// The tensor map of a column-major operand of `rows` rows (m for A, n for B) and k
+// columns: dimension 0 its rows (contiguous), dimension 1 k, a column 2 rows bytes apart
+// (a multiple of 16, since rows is a multiple of 8); the box 64 rows by kTileK, 128 bytes
+// by kTileK lines, swizzled in 128 bytes. Outside the operand the TMA writes zeros.
+CUtensorMap operand_map(const bf16* gmem_operand, int rows, int k) {
+  CUtensorMap map;
+  const cuuint64_t global_dims[2] = {static_cast<cuuint64_t>(rows), static_cast<cuuint64_t>(k)};
+  const cuuint64_t global_strides[1] = {sizeof(bf16) * static_cast<cuuint64_t>(rows)};
+  const cuuint32_t box_dims[2] = {kLineElements, kTileK};
+  const cuuint32_t element_strides[2] = {1, 1};
+  wb::encode_tensor_map_tiled(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<bf16*>(gmem_operand),
+                              global_dims, global_strides, box_dims, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                              CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                              CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return map;
+}
+//! [operand map]
+
 }  // namespace
 
 void round_to_bf16(const float* gmem_in, bf16* gmem_out, std::size_t count) {
   if (count == 0) return;
+  require_hopper("round_to_bf16");
   const unsigned blocks = static_cast<unsigned>((count + 255) / 256);
   wb::launch(round_to_bf16_kernel, dim3(blocks), dim3(256), 0, gmem_in, gmem_out, count);
 }
 
+int swizzled_offset(int kk, int element) { return swizzled(kk, element); }
+
 void gemm_mma(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, int n, int k) {
-  if (m <= 0 || n <= 0 || k <= 0 || m % 8 != 0 || n % 8 != 0) {
-    throw std::invalid_argument("gemm_mma: m and n must be positive multiples of 8 and k positive (" +
-                                std::to_string(m) + ", " + std::to_string(n) + ", " + std::to_string(k) + ")");
-  }
-  const dim3 grid((m + kTileM - 1) / kTileM, (n + kTileN - 1) / kTileN);
-  const std::size_t shared_bytes = sizeof(bf16) * 2 * kStageElements * kStages;
-  wb::launch(gemm_mma_kernel, grid, dim3(kThreads), shared_bytes, gmem_a, gmem_b, gmem_c, m, n, k);
+  require_shape("gemm_mma", m, n, k);
+  require_hopper("gemm_mma");
+  const std::size_t shared_bytes = sizeof(bf16) * 2 * PaddedStage::kTileElements * kStages;
+  wb::launch(gemm_mma_kernel<PaddedStage>, tile_grid(m, n), dim3(kThreads), shared_bytes, gmem_a, gmem_b, gmem_c,
+             m, n, k);
+}
+
+void gemm_mma_swizzled(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, int n, int k) {
+  require_shape("gemm_mma_swizzled", m, n, k);
+  require_hopper("gemm_mma_swizzled");
+  const std::size_t shared_bytes = sizeof(bf16) * 2 * SwizzledStage::kTileElements * kStages;
+  wb::launch(gemm_mma_kernel<SwizzledStage>, tile_grid(m, n), dim3(kThreads), shared_bytes, gmem_a, gmem_b,
+             gmem_c, m, n, k);
+}
+
+void gemm_mma_tma(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, int n, int k) {
+  require_shape("gemm_mma_tma", m, n, k);
+  require_hopper("gemm_mma_tma");
+  const CUtensorMap map_a = operand_map(gmem_a, m, k);
+  const CUtensorMap map_b = operand_map(gmem_b, n, k);
+  const std::size_t shared_bytes = kSwizzleAlignment + static_cast<std::size_t>(kStageBytes) * kRingStages;
+  wb::launch(gemm_tma_kernel, tile_grid(m, n), dim3(kThreads), shared_bytes, map_a, map_b, gmem_c, m, n, k);
 }
 
 }  // namespace ch08

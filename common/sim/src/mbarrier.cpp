@@ -119,6 +119,7 @@ void complete_phase(Worker& worker, BlockMbarrier& barrier) {
   }
   barrier.landed_through.push_back(barrier.landed_through.back() + barrier.copies.size());
   barrier.copies.clear();
+  release_on_phase_completed(worker, barrier);
   ++barrier.phase;
   barrier.pending = barrier.expected;
   barrier.expected_bytes = 0;
@@ -146,6 +147,7 @@ std::uint64_t unseen_copies(const Worker& worker, unsigned self) {
 void finish_wait(Worker& worker, const ThreadState& thread, BlockMbarrier& barrier) {
   ++worker.stats.mbarrier_waits;
   barrier.seen[thread.linear_index] = std::max(barrier.seen[thread.linear_index], barrier.phase);
+  release_on_wait(worker, thread.linear_index, barrier);
 }
 
 // Blocks the thread on `barrier` until the phase `target` has completed, completing it
@@ -193,6 +195,69 @@ void check_destination(Worker& worker, void* dst, std::size_t bytes, const std::
   }
 }
 
+// A copy into words another thread read with nothing ordering that read before the copy:
+// what was observed, and, where the order's own figures single it out, how.
+std::string unreleased_read_message(const Worker& worker, const ThreadState& issuer, const UnreleasedRead& read) {
+  const ThreadState& reader = *worker.threads[read.reader];
+  const std::string line = source_line_of(read.pc);
+  const auto [array, word] = shared_array_word(worker.shared, read.address);
+  const std::string where =
+      array.empty() ? "bytes [" + std::to_string(4 * word) + ", " + std::to_string(4 * word + 4) +
+                          ") of the dynamic shared memory"
+                    : "word " + std::to_string(word) + " of the __shared__ array " + array;
+  std::string message =
+      "a race on shared memory: this copy overwrites " + where + ", which thread " + format_index(reader.index) +
+      " (warp " + std::to_string(read.reader / 32) + ") read at " +
+      (line.empty() ? std::string("an unknown line") : line) + ", and nothing orders that read before the copy: no " +
+      "arrival of that thread made after its read reached thread " + format_index(issuer.index) +
+      " through a wait it passed, and no __syncthreads() lies between. On a GPU the copy may land while the read "
+      "is still to come. A stage is refilled only once every thread that reads it has released it: the readers "
+      "arrive on the stage's empty barrier after their reads (a __syncwarp() first where one lane arrives for its "
+      "warp), and the thread that refills it waits for that barrier's phase before its copies.";
+  // The barriers the reader arrives on, and whether the issuer ever waited on one of them.
+  std::vector<std::string> reader_barriers;
+  bool issuer_waited = false;
+  // Whether the issuer ever waited on a barrier that another thread arrives on: waits on
+  // barriers of its own arrivals alone (the full barriers it fills) tell it nothing of others.
+  bool issuer_heard_others = false;
+  for (const BlockMbarrier& barrier : worker.mbarriers) {
+    const bool issuer_arrives = barrier.arrivers.size() > issuer.linear_index && barrier.arrivers[issuer.linear_index];
+    if (barrier.seen[issuer.linear_index] > 0 && barrier.arriver_count > (issuer_arrives ? 1u : 0u)) {
+      issuer_heard_others = true;
+    }
+  }
+  for (const BlockMbarrier& barrier : worker.mbarriers) {
+    if (barrier.arrivers.size() <= read.reader || !barrier.arrivers[read.reader]) continue;
+    reader_barriers.push_back(barrier_name(worker, barrier.address));
+    issuer_waited = issuer_waited || barrier.seen[issuer.linear_index] > 0;
+  }
+  // A phase ended by an arrival without its copy, or a wait on a past phase: the reads came
+  // before their tile landed, which the hint names.
+  if (const std::string hint = landing_race_hint(worker); !hint.empty()) {
+    message += hint;
+  } else if (read.released_just_before) {
+    message += "\nLikely cause: the release this thread waited for came right before the read, not after it: "
+               "thread " + format_index(reader.index) +
+               " arrived on the barrier, then read the stage. The arrival that frees a stage follows the reads.";
+  } else if (!issuer_heard_others) {
+    message += "\nLikely cause: thread " + format_index(issuer.index) +
+               " has waited only on barriers that no other thread arrives on (the full barriers its own copies "
+               "complete on), so nothing told it the other warps were done with the stage: before refilling a "
+               "stage, wait on its empty barrier for this use's parity.";
+  } else if (!reader_barriers.empty() && !issuer_waited) {
+    std::string names;
+    for (const std::string& name : reader_barriers) names += (names.empty() ? "" : ", ") + name;
+    message += "\nLikely cause: thread " + format_index(issuer.index) + " never waited on a barrier thread " +
+               format_index(reader.index) + " arrives on (" + names +
+               "): its refills go out without waiting for the stage's empty phase (wait_parity on the stage's "
+               "empty barrier, for this use's parity, before the copies).";
+  } else if (!read.arrived_since) {
+    message += " (Thread " + format_index(reader.index) +
+               " has made no arrival since that read: the copy went out before it released the stage.)";
+  }
+  return message;
+}
+
 // Queues a copy on the barrier's current phase: its destination poisoned until it lands.
 void queue_copy(ThreadState& thread, BlockMbarrier& barrier, std::byte* destination, std::vector<std::byte> data,
                 const std::string& what, const char* file, int line, const void* pc) {
@@ -205,6 +270,9 @@ void queue_copy(ThreadState& thread, BlockMbarrier& barrier, std::byte* destinat
   }
   if (worker.shared.in_static(destination)) touch_static_shared(worker.shared, destination, data.size());
   barrier.had_copies = true;  // before the race check, whose message reads it
+  if (const std::optional<UnreleasedRead> read = unreleased_read(thread, destination, data.size())) {
+    kernel_fail(file, line, what + unreleased_read_message(worker, thread, *read), ErrorKind::shared_race);
+  }
   if (SharedConflict conflict; !check_shared_race(thread, destination, data.size(), true, pc, conflict)) {
     if (conflict.kind == ErrorKind::shared_write_overlap) kernel_fail(file, line, what + conflict.message, conflict.kind);
     // Where no arrival explains the early reads, the copy came before others finished reading.
@@ -315,6 +383,7 @@ void mbarrier_init(const void* address, std::ptrdiff_t expected, const char* fil
   barrier.pending = barrier.expected;
   barrier.seen.assign(block_threads(), 0);
   worker.mbarriers.push_back(std::move(barrier));
+  start_release_order(worker, block_threads());
 }
 
 std::uint64_t mbarrier_arrive(const void* address, std::ptrdiff_t count, std::ptrdiff_t transaction_bytes,
@@ -339,6 +408,7 @@ std::uint64_t mbarrier_arrive(const void* address, std::ptrdiff_t count, std::pt
                 ErrorKind::mbarrier);
   }
   expect_bytes(worker, barrier, transaction_bytes, api, file, line);
+  release_on_arrive(worker, thread.linear_index, barrier);
   barrier.pending -= static_cast<std::uint32_t>(count);
   ++worker.stats.mbarrier_arrivals;
   if (transaction_bytes == 0 && barrier.copies.empty() && barrier.expected_bytes == 0 && barrier.completable() &&

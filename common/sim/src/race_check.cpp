@@ -357,6 +357,14 @@ bool check_shared_race(ThreadState& thread, const std::byte* address, std::size_
     if (!write && word.write_interval < shared.block_first_interval) {
       note_unfilled_read(thread, histories == &shared.static_history, index, bytes, pc);
     }
+    if (worker.release.on) {
+      const bool in_static = histories == &shared.static_history;
+      if (write) {
+        forget_reads_for_release(worker, in_static, index);
+      } else {
+        note_read_for_release(worker, in_static, index, self, pc);
+      }
+    }
     if (write) {
       const bool same_writer = word.write_interval == interval && word.writer == self;
       word.write_bytes = same_writer ? static_cast<std::uint8_t>(word.write_bytes | touched) : touched;

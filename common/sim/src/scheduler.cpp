@@ -194,6 +194,7 @@ class BlockRunner {
     begin_block_shared(worker_.shared, thread_count_);
     begin_block_pipelines(worker_);
     begin_block_mbarriers(worker_);
+    begin_block_release_order(worker_);
     begin_block_timeline(worker_, block_linear_, thread_count_);
     begin_block_last_store(worker_);
     for (unsigned round = 0;; ++round) {
@@ -221,6 +222,7 @@ class BlockRunner {
       }
       tally_requests(worker_, thread_count_);
       if (!release_barrier()) break;
+      release_on_syncthreads(worker_);
       begin_interval(worker_.shared);
       worker_.shared.barrier_interval = worker_.shared.interval;
       ++worker_.block_barriers;

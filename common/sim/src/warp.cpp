@@ -226,7 +226,10 @@ void meet_warp(ThreadState& thread, const WarpArrival& arrival) {
       default:
         complete(meeting, warp, file, line);
         ++worker.stats.warp_syncs;
-        if (op == WarpOp::sync) ++worker.shared.warp_syncs[warp];
+        if (op == WarpOp::sync) {
+          ++worker.shared.warp_syncs[warp];
+          release_on_syncwarp(worker, warp, mask);
+        }
     }
     for (unsigned other = 0; other < 32; ++other) {
       if ((mask >> other & 1u) == 0 || other == lane) continue;

@@ -376,6 +376,41 @@ struct BlockMbarrier {
   std::optional<EmptyArrival> empty_arrival;
 
   bool completable() const { return pending == 0 && brought_bytes == expected_bytes; }
+  // What the arrivals so far released (per thread, the epoch known), and what the phase
+  // last completed had (release_order.cpp).
+  std::vector<std::uint32_t> released;
+  std::vector<std::uint32_t> completed_released;
+  std::vector<bool> arrivers;  // the threads that ever arrived on it
+  unsigned arriver_count = 0;
+};
+
+// Which shared reads each thread has released to which (release_order.cpp): the running
+// block's epochs and vector clocks, kept once it initialises an mbarrier.
+struct ReleaseOrder {
+  bool on = false;
+  unsigned threads = 0;
+  std::vector<std::uint32_t> epoch;  // per thread: its arrivals and barriers passed
+  std::vector<std::uint32_t> floor;  // per thread: its epoch at the block's last __syncthreads()
+  std::vector<std::uint32_t> known;  // known[u * threads + t]: what thread u knows of t's epochs
+  std::vector<std::uint32_t> arrival_epoch;  // per thread: its epoch right after its latest arrival
+  // A word's two latest readers since its last write, each with its epoch and line.
+  struct Reads {
+    std::uint16_t reader[2] = {};
+    std::uint32_t epoch[2] = {};
+    const void* pc[2] = {};
+    std::uint8_t count = 0;
+  };
+  std::vector<Reads> static_reads;
+  std::vector<Reads> dynamic_reads;
+};
+
+// A read that a copy would overwrite with nothing ordering the two (release_order.cpp).
+struct UnreleasedRead {
+  unsigned reader = 0;
+  const void* pc = nullptr;
+  const std::byte* address = nullptr;
+  bool arrived_since = false;         // the reader arrived on an mbarrier after its read
+  bool released_just_before = false;  // its release the issuer knows came right before the read
 };
 
 struct Worker {
@@ -406,6 +441,7 @@ struct Worker {
   };
   std::unordered_map<const std::byte*, ReadAfterRelease> reads_after_release;
   std::deque<BlockMbarrier> mbarriers;  // the running block's mbarriers
+  ReleaseOrder release;
   // Whether stats.unfilled_read belongs to the running block, which may still add to it.
   bool unfilled_read_running = false;
   // The array of stats.unfilled_read: static or dynamic shared memory, and its first word's
@@ -677,6 +713,20 @@ void judge_pending_bounds_at_call(ThreadState& thread, const std::string& site);
 // Whether some __shared__ variable of the program is `bytes` long (shared_memory.cpp).
 bool a_shared_variable_has_bytes(std::size_t bytes);
 void finish_block_mbarriers(Worker& worker);
+// Release order (release_order.cpp): started at a block's first mbarrier init, fed by the
+// arrivals, the waits that return, __syncthreads() and __syncwarp(), and the shared reads
+// and writes; a bulk or tensor copy then asks for a read it would overwrite unordered.
+void begin_block_release_order(Worker& worker);
+void start_release_order(Worker& worker, unsigned threads);
+void release_on_arrive(Worker& worker, unsigned thread, BlockMbarrier& barrier);
+void release_on_phase_completed(Worker& worker, BlockMbarrier& barrier);
+void release_on_wait(Worker& worker, unsigned thread, const BlockMbarrier& barrier);
+void release_on_syncthreads(Worker& worker);
+void release_on_syncwarp(Worker& worker, unsigned warp, std::uint32_t mask);
+void note_read_for_release(Worker& worker, bool in_static, std::size_t word, unsigned reader, const void* pc);
+void forget_reads_for_release(Worker& worker, bool in_static, std::size_t word);
+std::optional<UnreleasedRead> unreleased_read(const ThreadState& issuer, const std::byte* destination,
+                                              std::size_t bytes);
 std::string describe_stuck_mbarriers(const Worker& worker, unsigned threads);
 // For a race with a write at `write_pc`: " That write is a bulk copy ..." when it is one
 // of the running block's bulk or tensor copies, with what the barrier's waits suggest;

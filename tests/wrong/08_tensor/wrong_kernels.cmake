@@ -30,16 +30,16 @@ wb_wrong_kernel(accumulator_not_carried
 wb_wrong_kernel(b_fragments_reloaded_for_each_a
   STEP 1
   FIND "    WB_UNROLL\n    for (int i = 0; i < kWarpMmasM; ++i) {\n      WB_UNROLL\n      for (int j = 0; j < kWarpMmasN; ++j) wb::mma_m16n8k16_bf16"
-  REPLACE "    WB_UNROLL\n    for (int i = 0; i < kWarpMmasM; ++i) {\n      for (int j = 0; j < kWarpMmasN; j += 2) {\n        unsigned again[4];\n        wb::ldmatrix_x4_trans(again, &smem_b[(kk + row + (matrix % 2) * 8) * kRowStride + warp_n + j * kMmaN + (matrix / 2) * 8]);\n      }\n      WB_UNROLL\n      for (int j = 0; j < kWarpMmasN; ++j) wb::mma_m16n8k16_bf16"
+  REPLACE "    WB_UNROLL\n    for (int i = 0; i < kWarpMmasM; ++i) {\n      for (int j = 0; j < kWarpMmasN; j += 2) {\n        unsigned again[4];\n        wb::ldmatrix_x4_trans(again, &smem_b[at(kk + row + (matrix % 2) * 8, warp_n + j * kMmaN + (matrix / 2) * 8)]);\n      }\n      WB_UNROLL\n      for (int j = 0; j < kWarpMmasN; ++j) wb::mma_m16n8k16_bf16"
   EXPECT "step 1.*ldmatrix loaded [0-9]+ 8x8 matrices where the product needs [0-9]+.*Load each fragment once per 16 of K")
 
-# The rows' addresses taken with the unpadded width: every row of a matrix in the same
-# four banks, the output wrong too (the stage's rows are kRowStride apart).
-wb_wrong_kernel(a_rows_with_the_unpadded_stride
+# The padded layout's rows taken with the unpadded width: every row of an ldmatrix matrix
+# in the same four banks, the result still right.
+wb_wrong_kernel(stage_rows_with_the_unpadded_stride
   STEP 1
-  FIND "wb::ldmatrix_x4_trans(a[i], &smem_a[k_row * kRowStride + i_col]);"
-  REPLACE "wb::ldmatrix_x4_trans(a[i], &smem_a[k_row * kTileM + i_col]);"
-  EXPECT "step 1.*elements are wrong")
+  FIND "WB_HOST_DEVICE int operator()(int kk, int element) const { return kk * kRowStride + element; }"
+  REPLACE "WB_HOST_DEVICE int operator()(int kk, int element) const { return kk * kTileM + element; }"
+  EXPECT "step 1.*the ldmatrix rows conflict.*kTileM")
 
 # The accumulators stored with the fragment's row and column roles exchanged.
 wb_wrong_kernel(accumulator_rows_and_columns_exchanged
@@ -67,6 +67,85 @@ wb_wrong_kernel(store_leading_dimension_n
 # use 8 of the warp's lanes.
 wb_wrong_kernel(a_fragments_one_matrix_a_call
   STEP 1
-  FIND "      wb::ldmatrix_x4_trans(a[i], &smem_a[k_row * kRowStride + i_col]);"
-  REPLACE "      for (int q = 0; q < 4; ++q) {\n        unsigned one[1];\n        wb::ldmatrix_x1_trans(one, &smem_a[(kk + row + (q / 2) * 8) * kRowStride + warp_m + i * kMmaM + (q % 2) * 8]);\n        a[i][q] = one[0];\n      }"
+  FIND "      wb::ldmatrix_x4_trans(a[i], &smem_a[at(k_row, i_col)]);"
+  REPLACE "      for (int q = 0; q < 4; ++q) {\n        unsigned one[1];\n        wb::ldmatrix_x1_trans(one, &smem_a[at(kk + row + (q / 2) * 8, warp_m + i * kMmaM + (q % 2) * 8)]);\n        a[i][q] = one[0];\n      }"
   EXPECT "step 1.*ldmatrix for [0-9]+ matrices, 1.33 a call, where the step's .x4 loads make [0-9]+ calls of 4")
+
+# Step 2: the layout's chunks left where they were: every line unswizzled, each matrix's 8
+# k-rows in the same four banks.
+wb_wrong_kernel(swizzle_left_out
+  STEP 2
+  FIND "  chunk = (element % kLineElements / kChunk) ^ (kk % 8);"
+  REPLACE "  chunk = element % kLineElements / kChunk;"
+  EXPECT "step 2.*not at the swizzle's chunks.*No chunk moves: the layout is not swizzled")
+
+# The swizzle's pattern repeating every 4 lines instead of 8.
+wb_wrong_kernel(swizzle_of_four_lines
+  STEP 2
+  FIND "  chunk = (element % kLineElements / kChunk) ^ (kk % 8);"
+  REPLACE "  chunk = (element % kLineElements / kChunk) ^ (kk % 4);"
+  EXPECT "step 2.*not at the swizzle's chunks: element \\(k-row 4, element 0\\) is in chunk 0 of its line, where the swizzle puts chunk 0 of k-row 4 at chunk 4")
+
+# A k-row's two halves in consecutive lines (256-byte rows), not in the two boxes.
+wb_wrong_kernel(halves_in_consecutive_lines
+  STEP 2
+  FIND "  line = element / kLineElements * kTileK + kk;"
+  REPLACE "  line = kk * 2 + element / kLineElements;"
+  EXPECT "step 2.*not in the TMA's lines: element \\(k-row 0, element 64\\) is in line 1")
+
+# The chunk swizzled by the whole k-row, not its last three bits: chunks leave the line.
+wb_wrong_kernel(swizzle_by_the_whole_k_row
+  STEP 2
+  FIND "  chunk = (element % kLineElements / kChunk) ^ (kk % 8);"
+  REPLACE "  chunk = (element % kLineElements / kChunk) ^ kk;"
+  EXPECT "step 2.*(are both at offset|outside the tile's 4096 bf16)")
+
+# Step 3: the transaction count in elements, not bytes: the phase completes when half the
+# stage's bytes have landed.
+wb_wrong_kernel(transaction_count_in_elements
+  STEP 3
+  FIND "  (void)cuda::device::barrier_arrive_tx(full, 1, kStageBytes);"
+  REPLACE "  (void)cuda::device::barrier_arrive_tx(full, 1, 2 * kRingTileElements);"
+  EXPECT "step 3.*expects 8192 bytes while the copies of this phase bring 16384 bytes: the copies bring more than the byte count given to barrier_arrive_tx")
+
+# The stage refilled without waiting for every warp's release.
+wb_wrong_kernel(stage_refilled_before_its_release
+  STEP 3
+  FIND "      empty[stage].wait_parity(parity);  // every warp has released this use of the stage\n"
+  REPLACE ""
+  EXPECT "step 3.*a race on shared memory: this copy overwrites.*Likely cause: thread \\(0,0,0\\) has waited only on barriers that no other thread arrives on")
+
+# The full barrier waited for on parity 0 at every use of the stage.
+wb_wrong_kernel(full_wait_parity_not_flipped
+  STEP 3
+  FIND "    full[stage].wait_parity(parity);"
+  REPLACE "    full[stage].wait_parity(0);"
+  EXPECT "step 3.*A wait returned at once on a phase that had completed before.*the wait was for the wrong phase")
+
+# The warp releases the stage before it reads it: the arrival right after the full wait.
+wb_wrong_kernel(stage_released_before_the_reads
+  STEP 3
+  FIND "    full[stage].wait_parity(parity);\n    //! [step 3b hole]\n    warp_mma_k_tile(smem_a, smem_b, SwizzledStage{}, warp_m, warp_n, lane, acc);\n    //! [step 3c hole]\n    __syncwarp();  // the warp's reads of the stage are all done\n    if (lane == 0) (void)empty[stage].arrive();\n"
+  REPLACE "    full[stage].wait_parity(parity);\n    if (lane == 0) (void)empty[stage].arrive();\n    //! [step 3b hole]\n    warp_mma_k_tile(smem_a, smem_b, SwizzledStage{}, warp_m, warp_n, lane, acc);\n    //! [step 3c hole]\n"
+  EXPECT "step 3.*Likely cause: the release this thread waited for came right before the read, not after it")
+
+# Only the first half of each operand's tile copied; the arrival still expects all four boxes.
+wb_wrong_kernel(second_half_never_copied
+  STEP 3
+  FIND "  for (int half = 0; half < 2; ++half) {\n    cde::"
+  REPLACE "  for (int half = 0; half < 1; ++half) {\n    cde::"
+  EXPECT "step 3.*expects 16384 bytes while the copies of this phase bring 8192 bytes.*is a copy missing")
+
+# The box's coordinates in (k, row) order: dimension 0 of the map is the operand's rows.
+wb_wrong_kernel(box_coordinates_exchanged
+  STEP 3
+  FIND "tile_m + half * kLineElements, k0, full);"
+  REPLACE "k0, tile_m + half * kLineElements, full);"
+  EXPECT "step 3.*C is exactly the product in which A's boxes were copied with their two coordinates exchanged")
+
+# Every thread arrives on the empty barrier, which expects one arrival a warp.
+wb_wrong_kernel(every_thread_releases_the_stage
+  STEP 3
+  FIND "    if (lane == 0) (void)empty[stage].arrive();"
+  REPLACE "    (void)empty[stage].arrive();"
+  EXPECT "step 3.*Likely cause: every thread arrives on the empty barrier")
