@@ -1,7 +1,9 @@
-// Chapter 8's figure: which lane of a warp holds which element of mma.sync m16n8k16's
+// Chapter 8's figures: which lane of a warp holds which element of mma.sync m16n8k16's
 // operands and accumulator, and in which register, from the fragment layout that
 // wb/tensor_core.hpp documents (the PTX ISA's), with the shapes of
-// chapters/08_tensor/tensor.hpp.
+// chapters/08_tensor/tensor.hpp; and a stage's first 8 lines without and with the TMA's
+// 128-byte swizzle (chunk c of line r at chunk c ^ (r % 8), the PTX ISA's and the
+// tensor map's pattern), with one ldmatrix matrix's rows marked.
 #include <string>
 #include <vector>
 
@@ -73,6 +75,51 @@ void draw_fragment(Svg& svg, const Fragment& fragment, double x0, double y0, con
   }
 }
 
+// The first 8 lines of a stage (128 bytes, 8 chunks of 16 bytes each): in each place, the
+// chunk it holds, unswizzled or swizzled; the chunk `marked` of every line (the 8 rows an
+// ldmatrix matrix reads) outlined. Returns the number of bank groups those rows fall in.
+int draw_lines(Svg& svg, double x0, double y0, bool swizzled, int marked, const std::string& title) {
+  const double w = 52, h = 26;
+  svg.text(x0, y0 - 40, title, 14, "start", true);
+  for (int place = 0; place < 8; ++place) {
+    svg.text(x0 + (place + 0.5) * w, y0 - 8, "banks " + std::to_string(4 * place) + "-" + std::to_string(4 * place + 3),
+             9, "middle");
+  }
+  bool group_used[8] = {};
+  for (int line = 0; line < 8; ++line) {
+    svg.text(x0 - 8, y0 + line * h + 17, "k-row " + std::to_string(line), 10, "end");
+    for (int place = 0; place < 8; ++place) {
+      const int chunk = swizzled ? place ^ (line % 8) : place;  // the swizzle is its own inverse
+      svg.rect(x0 + place * w, y0 + line * h, w, h, warp_colour(32 * chunk), "#ffffff", 1);
+      svg.text(x0 + (place + 0.5) * w, y0 + line * h + 17, "chunk " + std::to_string(chunk), 10, "middle", true);
+      if (chunk == marked) {
+        svg.rect(x0 + place * w + 2, y0 + line * h + 2, w - 4, h - 4, "none", "#000000", 2.5);
+        group_used[place] = true;
+      }
+    }
+  }
+  int groups = 0;
+  for (bool used : group_used) groups += used ? 1 : 0;
+  return groups;
+}
+
+void draw_swizzle(const std::string& folder) {
+  const int marked = 2;
+  const double top = 110, panel = 8 * 52 + 110;
+  Svg svg(30 + 2 * panel, top + 8 * 26 + 50);
+  svg.text(20, 26, "Chapter 8, step 2: a stage's first 8 lines (k-rows 0-7 of box 0), the chunk each place holds", 15,
+           "start", true);
+  svg.text(20, 46, "a line is " + std::to_string(ch08::kLineElements) + " bf16, 128 bytes, 8 chunks of 16 bytes; "
+                   "outlined: chunk " + std::to_string(marked) + " of each line, the 8 rows of one ldmatrix matrix",
+           12);
+  const int plain = draw_lines(svg, 90, top, false, marked, "unswizzled: all 8 rows in banks 8-11");
+  const int swizzled = draw_lines(svg, 90 + panel, top, true, marked, "128-byte swizzle: chunk c at c ^ (k-row % 8)");
+  require(plain == 1 && swizzled == 8, "the swizzle spreads one chunk of 8 lines over 8 bank groups");
+  svg.text(90, top + 8 * 26 + 26, "1 group of 4 banks: 8 wavefronts", 12);
+  svg.text(90 + panel, top + 8 * 26 + 26, "8 groups of 4 banks: 1 wavefront", 12);
+  svg.save(folder + "/ch08_swizzle.svg");
+}
+
 }  // namespace
 
 void draw(const std::string& folder) {
@@ -90,6 +137,7 @@ void draw(const std::string& folder) {
   draw_fragment(svg, b, 40 + 16 * 34 + 70, top, "B (b[0], b[1])", "k", "column");
   draw_fragment(svg, c, 40 + 16 * 34 + 70 + 8 * 34 + 70, top, "C and D (c[0] to c[3])", "row", "column");
   svg.save(folder + "/ch08_fragments.svg");
+  draw_swizzle(folder);
 }
 
 }  // namespace chapter8

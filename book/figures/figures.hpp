@@ -38,7 +38,7 @@ void draw(const std::string& folder);  // ch06_halo
 }  // namespace chapter6
 
 namespace chapter8 {
-void draw(const std::string& folder);  // ch08_fragments
+void draw(const std::string& folder);  // ch08_fragments, ch08_swizzle
 }  // namespace chapter8
 
 }  // namespace figures

@@ -46,6 +46,19 @@ std::string error_text(double error) {
 constexpr double kModelledMacs = 1 << 24;
 
 #if WB_BACKEND_SIM
+// C holds words read while a bulk or tensor copy still brought them: where some waits
+// returned at once on a phase completed before, with the current phase's copies in flight,
+// the waits named the wrong phase.
+std::string mbarrier_in_flight_cause(const sim::LaunchStats& stats) {
+  if (stats.mbarrier_waits_on_a_past_phase == 0) return "";
+  return "C holds words that were read while their copy was still in flight, and " +
+         std::to_string(stats.mbarrier_waits_on_a_past_phase) +
+         " waits on a barrier returned at once on a phase that had completed before, while the phase with "
+         "their tile's copies was still in flight: those waits named the wrong phase. wait_parity(p) waits for "
+         "the phase of parity p, and a stage's k-th use is its barrier's phase k, of parity k % 2: the parity "
+         "changes with each use of the stage.";
+}
+
 std::string likely_cause(const GemmCheck& check, const GemmRun& run, const std::vector<float>& c,
                          const sim::LaunchStats& stats) {
 #else
@@ -56,6 +69,14 @@ std::string likely_cause(const GemmCheck& check, const GemmRun& run, const std::
   if (check.uses_cp_async) {
     diagnosis.finding([&] {
       return no_copy_issued(stats, "is the TODO still empty, or are the tiles loaded with plain assignments?");
+    });
+  }
+  if (check.copies_on_mbarriers) {
+    diagnosis.finding([&] {
+      return stats.bulk_copies + stats.tensor_copies == 0
+                 ? std::string("no bulk or tensor copy was issued at all, so the stages were never filled and every "
+                               "read found nothing (is the TODO of the copies still empty?).")
+                 : std::string();
     });
   }
 #endif
@@ -100,8 +121,16 @@ std::string likely_cause(const GemmCheck& check, const GemmRun& run, const std::
     return unfilled_read_cause(stats, holds_poison(c, poison::Kind::stale) ||
                                           (stats.unfilled_read && holds_poison(c, poison::Kind::in_flight)));
   });
+  // A step that copies with cp.async reads its groups' accounts; one that copies through
+  // mbarriers (bulk and tensor copies) its waits'.
+  // The tensor cores' sums keep no poison's bits: a NaN in C from bf16 inputs, all finite,
+  // is what a read in flight left there.
   diagnosis.finding([&] {
-    return holds_poison(c, poison::Kind::in_flight) ? in_flight_read_cause(stats, check.step_wait) : std::string();
+    if (check.uses_cp_async) {
+      return holds_poison(c, poison::Kind::in_flight) ? in_flight_read_cause(stats, check.step_wait) : std::string();
+    }
+    if (!check.copies_on_mbarriers) return std::string();
+    return !finite || holds_poison(c, poison::Kind::in_flight) ? mbarrier_in_flight_cause(stats) : std::string();
   });
 #endif
   return diagnosis.cause();

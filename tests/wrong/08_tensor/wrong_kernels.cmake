@@ -69,7 +69,7 @@ wb_wrong_kernel(a_fragments_one_matrix_a_call
   STEP 1
   FIND "      wb::ldmatrix_x4_trans(a[i], &smem_a[at(k_row, i_col)]);"
   REPLACE "      for (int q = 0; q < 4; ++q) {\n        unsigned one[1];\n        wb::ldmatrix_x1_trans(one, &smem_a[at(kk + row + (q / 2) * 8, warp_m + i * kMmaM + (q % 2) * 8)]);\n        a[i][q] = one[0];\n      }"
-  EXPECT "step 1.*ldmatrix for [0-9]+ matrices, 1.33 a call, where the step's .x4 loads make [0-9]+ calls of 4")
+  EXPECT "step 1.*ldmatrix for [0-9]+ matrices, [0-9.]+ a call, where the step's .x4 loads make [0-9]+ calls of 4")
 
 # Step 2: the layout's chunks left where they were: every line unswizzled, each matrix's 8
 # k-rows in the same four banks.
@@ -120,7 +120,7 @@ wb_wrong_kernel(full_wait_parity_not_flipped
   STEP 3
   FIND "    full[stage].wait_parity(parity);"
   REPLACE "    full[stage].wait_parity(0);"
-  EXPECT "step 3.*A wait returned at once on a phase that had completed before.*the wait was for the wrong phase")
+  EXPECT "step 3.*(A wait returned at once on a phase that had completed before.*the wait was for the wrong phase|waits on a barrier returned at once on a phase that had completed before.*those waits named the wrong phase)")
 
 # The warp releases the stage before it reads it: the arrival right after the full wait.
 wb_wrong_kernel(stage_released_before_the_reads
@@ -149,3 +149,10 @@ wb_wrong_kernel(every_thread_releases_the_stage
   FIND "    if (lane == 0) (void)empty[stage].arrive();"
   REPLACE "    (void)empty[stage].arrive();"
   EXPECT "step 3.*Likely cause: every thread arrives on the empty barrier")
+
+# The warps read the stage without waiting for its full phase.
+wb_wrong_kernel(full_wait_left_out
+  STEP 3
+  FIND "    full[stage].wait_parity(parity);\n"
+  REPLACE ""
+  EXPECT "step 3.*a race on shared memory: this thread reads.*That write is a bulk or tensor copy, which lands when its barrier's phase completes: a thread reads its tile only after waiting for that phase")

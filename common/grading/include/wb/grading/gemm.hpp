@@ -52,8 +52,11 @@ struct GemmCheck {
   std::function<float(float)> input_rounding;
   // Launches the learner's kernel on device pointers.
   std::function<void(const float* gmem_a, const float* gmem_b, float* gmem_c)> run;
-  // Whether the step loads through cp.async (if it issued none, the report says so).
+  // Whether the step loads through cp.async (if it issued none, the report says so), or
+  // through bulk or tensor copies that complete on mbarriers (the same, and a read in
+  // flight is read against the waits' phases).
   bool uses_cp_async = true;
+  bool copies_on_mbarriers = false;
   // Which elements of C a thread owns, for the models of the micro-tile's mistakes
   // (none: those models are not tried).
   MicroTile micro_tile;
