@@ -60,7 +60,7 @@ void require_hopper(const char* function) {
 //! [padded stage]
 // Step 1: one row of kRowStride (136) bf16 a k-row, 8 of them padding.
 struct PaddedStage {
-  static constexpr int kTileElements = kTileK * kRowStride;  // one operand's k-tile: (32,136)
+  static constexpr int kTileElements = kTileK * kRowStride;  // one operand's k-tile: (64,136)
   WB_HOST_DEVICE int operator()(int kk, int element) const { return kk * kRowStride + element; }
 };
 //! [padded stage]
@@ -85,7 +85,7 @@ WB_HOST_DEVICE inline int swizzled(unsigned kk, unsigned element) {
 }
 
 struct SwizzledStage {
-  static constexpr int kTileElements = kTileK * kTileM;  // one operand's k-tile: (32,128), no padding
+  static constexpr int kTileElements = kTileK * kTileM;  // one operand's k-tile: (64,128), no padding
   WB_HOST_DEVICE int operator()(int kk, int element) const { return swizzled(kk, element); }
 };
 //! [swizzled stage]
@@ -162,7 +162,7 @@ __device__ inline void store_accumulators(float* gmem_c, int m, int n, int tile_
 // Chapter 4's step 3 pipeline: kStages - 1 k-tiles in flight before the loop; each
 // iteration waits for tile k_tile, meets the block (tile k_tile visible to all, and
 // everyone done with the stage read in the previous iteration), refills that stage with
-// tile k_tile + kStages - 1, and multiplies tile k_tile. The stages (68 KB in step 1's
+// tile k_tile + kStages - 1, and multiplies tile k_tile. The stages (102 KB in step 1's
 // layout) are dynamic shared memory: static __shared__ arrays may not exceed 48 KB a block.
 // Steps 1 and 2 run this same kernel, each with its stage layout.
 template <class StageLayout>
@@ -207,7 +207,7 @@ __global__ void __launch_bounds__(kThreads) gemm_mma_kernel(const bf16* gmem_a, 
 
 constexpr int kBoxElements = kTileK * kLineElements;            // a box: 64 x kTileK bf16, 4 KB
 constexpr int kRingTileElements = SwizzledStage::kTileElements;  // an operand's k-tile: two boxes
-constexpr int kStageBytes = static_cast<int>(sizeof(bf16)) * 2 * kRingTileElements;  // A's and B's: 16 KB
+constexpr int kStageBytes = static_cast<int>(sizeof(bf16)) * 2 * kRingTileElements;  // A's and B's: 32 KB
 constexpr int kSwizzleAlignment = 1024;  // the 128-byte swizzle repeats every 8 lines from here
 
 // The barriers exist for the copy engine once initialised: thread 0 initialises each and

@@ -13,12 +13,12 @@ namespace ch08 {
 // bits; only the tensor cores read them as numbers.
 using bf16 = std::uint16_t;
 
-// The shapes. A block computes one 128x128 tile of C, walking K 32 at a time, its 4 warps
+// The shapes. A block computes one 128x128 tile of C, walking K 64 at a time, its 4 warps
 // arranged 2x2 over the tile, each warp owning a 64x64 part of it: 4 x 8 tiles of 16x8,
 // one mma.sync m16n8k16 each per 16 of K.
 inline constexpr int kTileM = 128;  // bM
 inline constexpr int kTileN = 128;  // bN
-inline constexpr int kTileK = 32;   // bK
+inline constexpr int kTileK = 64;   // bK
 inline constexpr int kThreads = 128;
 inline constexpr int kWarpsM = 2;
 inline constexpr int kWarpsN = 2;
@@ -29,9 +29,9 @@ inline constexpr int kMmaN = 8;
 inline constexpr int kMmaK = 16;
 inline constexpr int kWarpMmasM = kWarpTileM / kMmaM;  // 4 tiles of 16 rows
 inline constexpr int kWarpMmasN = kWarpTileN / kMmaN;  // 8 tiles of 8 columns
-// Shared stages of the pipeline of chapter 4's step 3, one more than its 3: three k-tiles
-// in flight while the warps multiply a fourth.
-inline constexpr int kStages = 4;
+// Shared stages of the pipeline, as in chapter 4's step 3 (its k-tiles were 32 deep; these
+// are 64, twice the work between two waits and two barriers).
+inline constexpr int kStages = 3;
 // A stage holds a k-tile of A and one of B, each kTileK rows of 128 bf16 (the rows of the
 // operand for one k: contiguous in global memory), every row padded by 8 bf16: 272 bytes
 // apart, so that the 8 rows an ldmatrix matrix reads fall in 8 different groups of 4 banks.
@@ -64,7 +64,7 @@ void gemm_mma_swizzled(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, in
 // Step 3: kRingStages stages of that layout, each filled by the TMA (four tensor copies:
 // A's and B's two halves) and guarded by two barriers, full (the copies have landed) and
 // empty (every warp has read the stage). Same product and contract; a Hopper GPU (sm_90).
-inline constexpr int kRingStages = 6;
+inline constexpr int kRingStages = 3;
 void gemm_mma_tma(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, int n, int k);
 //! [interface]
 

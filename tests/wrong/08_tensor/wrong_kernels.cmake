@@ -106,7 +106,7 @@ wb_wrong_kernel(transaction_count_in_elements
   STEP 3
   FIND "  (void)cuda::device::barrier_arrive_tx(full, 1, kStageBytes);"
   REPLACE "  (void)cuda::device::barrier_arrive_tx(full, 1, 2 * kRingTileElements);"
-  EXPECT "step 3.*expects 8192 bytes while the copies of this phase bring 16384 bytes: the copies bring more than the byte count given to barrier_arrive_tx")
+  EXPECT "step 3.*expects 16384 bytes while the copies of this phase bring 32768 bytes: the copies bring more than the byte count given to barrier_arrive_tx")
 
 # The stage refilled without waiting for every warp's release.
 wb_wrong_kernel(stage_refilled_before_its_release
@@ -134,7 +134,7 @@ wb_wrong_kernel(second_half_never_copied
   STEP 3
   FIND "  for (int half = 0; half < 2; ++half) {\n    cde::"
   REPLACE "  for (int half = 0; half < 1; ++half) {\n    cde::"
-  EXPECT "step 3.*expects 16384 bytes while the copies of this phase bring 8192 bytes.*is a copy missing")
+  EXPECT "step 3.*expects 32768 bytes while the copies of this phase bring 16384 bytes.*is a copy missing")
 
 # The box's coordinates in (k, row) order: dimension 0 of the map is the operand's rows.
 wb_wrong_kernel(box_coordinates_exchanged
