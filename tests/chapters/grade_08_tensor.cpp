@@ -295,7 +295,7 @@ const char* const kSwizzledConflicts =
   if (stats.ldmatrix_matrices < expected.matrices()) {
     return ::testing::AssertionFailure()
            << "ldmatrix loaded " << stats.ldmatrix_matrices << " 8x8 matrices where the product needs "
-           << expected.matrices() << " (each 16 of K: 4 fragments of A of 4 matrices, 4 of B of 2, a warp): the "
+           << expected.matrices() << " (each 16 of K, a warp: " << ch08::kWarpMmasM << " fragments of A of 4 matrices, " << ch08::kWarpMmasN << " of B of 2): the "
            << "others were gathered with plain loads (" << stats.of(wb::sim::AccessKind::shared_load).requests
            << " shared-load requests in all, ldmatrix's rows among them), a load for each pair a lane holds. "
               "Load every fragment of A and of B with wb::ldmatrix_x4_trans.";
@@ -303,7 +303,7 @@ const char* const kSwizzledConflicts =
   if (stats.ldmatrix_matrices > expected.matrices()) {
     return ::testing::AssertionFailure()
            << "ldmatrix loaded " << stats.ldmatrix_matrices << " 8x8 matrices where the product needs "
-           << expected.matrices() << " (each 16 of K: 4 fragments of A of 4 matrices, 4 of B of 2, a warp): "
+           << expected.matrices() << " (each 16 of K, a warp: " << ch08::kWarpMmasM << " fragments of A of 4 matrices, " << ch08::kWarpMmasN << " of B of 2): "
            << figure(static_cast<double>(stats.ldmatrix_matrices) / static_cast<double>(expected.matrices()))
            << " times each. Load each fragment once per 16 of K, before the mma loops, not inside them.";
   }

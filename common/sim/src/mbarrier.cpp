@@ -77,7 +77,7 @@ std::string landing_race_hint(const Worker& worker) {
   for (const BlockMbarrier& barrier : worker.mbarriers) {
     if (!barrier.had_copies || !barrier.empty_arrival) continue;
     const BlockMbarrier::EmptyArrival& arrival = *barrier.empty_arrival;
-    return " Phase " + std::to_string(arrival.phase) + " of the barrier " + barrier_name(worker, barrier.address) +
+    return "\nLikely cause: phase " + std::to_string(arrival.phase) + " of the barrier " + barrier_name(worker, barrier.address) +
            " completed on the arrival of thread " + format_index(worker.threads[arrival.thread]->index) + " at " +
            project_relative(arrival.file) + ":" + std::to_string(arrival.line) +
            ", which brought no bytes, with no copy in the phase, though copies complete on that barrier: each "
@@ -86,7 +86,7 @@ std::string landing_race_hint(const Worker& worker) {
            "threads that read the tile only wait for the phase (wait_parity).";
   }
   if (worker.stats.mbarrier_waits_on_a_past_phase > 0) {
-    return " A wait returned at once on a phase that had completed before, while this copy's phase was "
+    return "\nLikely cause: a wait returned at once on a phase that had completed before, while this copy's phase was "
            "still in flight: the wait was for the wrong phase. wait_parity(p) waits for the phase of parity "
            "p; a stage's k-th use is its barrier's phase k, of parity k % 2 (the first, phase 0, has parity "
            "0; parity 1 before any phase completed returns at once).";
@@ -560,7 +560,10 @@ void tensor_copy(void* dst, std::uint64_t handle, const int* coords, int rank, c
                                                   "-byte swizzle (its pattern repeats every " +
                                                   std::to_string(alignment) + " bytes from an aligned address)") +
                     ", and here it is " + std::to_string(dst_address % alignment) +
-                    " bytes past such an address: declare the tile __align__(" + std::to_string(alignment) + ")",
+                    " bytes past such an address. Both the tile's start and the box's offset within it must be "
+                    "multiples of " + std::to_string(alignment) + ": a static tile is declared __align__(" +
+                    std::to_string(alignment) + "), dynamic shared memory is rounded up to such an address, and "
+                    "each box placed a whole number of such units from it.",
                 ErrorKind::misaligned);
   }
   check_destination(worker, dst, box_bytes, what, file, line, pc,

@@ -214,7 +214,7 @@ wb_wrong_kernel(wait_on_the_wrong_phase FILE hopper.cu
   STEP 3
   FIND "full[stage].wait_parity((i / kStages) % 2);"
   REPLACE "full[stage].wait_parity((i / kStages + 1) % 2);"
-  EXPECT "step 3.*A wait returned at once on a phase that had completed before.*the wait was for the wrong phase")
+  EXPECT "step 3.*Likely cause: a wait returned at once on a phase that had completed before.*the wait was for the wrong phase")
 
 wb_wrong_kernel(no_wait_on_the_barrier FILE hopper.cu
   STEP 3
@@ -273,7 +273,7 @@ wb_wrong_kernel(readers_arrive_on_the_copy_barrier
   FILE hopper.cu
   FIND "    full[stage].wait_parity((i / kStages) % 2);"
   REPLACE "    full[stage].wait(full[stage].arrive());"
-  EXPECT "step 3.*Phase [0-9]+ of the barrier [^ ]+ completed on the arrival of thread \\([0-9]+,0,0\\) at [^ ]*hopper.cu:[0-9]+, which brought no bytes.*only wait for the phase \\(wait_parity\\)")
+  EXPECT "step 3.*Likely cause: phase [0-9]+ of the barrier [^ ]+ completed on the arrival of thread \\([0-9]+,0,0\\) at [^ ]*hopper.cu:[0-9]+, which brought no bytes.*only wait for the phase \\(wait_parity\\)")
 
 # Step 3's arrival count multiplied by sizeof(float) once too often: the copies bring a
 # quarter of it, as a copy's size in floats would, so both are named.

@@ -120,7 +120,7 @@ wb_wrong_kernel(full_wait_parity_not_flipped
   STEP 3
   FIND "    full[stage].wait_parity(parity);"
   REPLACE "    full[stage].wait_parity(0);"
-  EXPECT "step 3.*(A wait returned at once on a phase that had completed before.*the wait was for the wrong phase|waits on a barrier returned at once on a phase that had completed before.*those waits named the wrong phase)")
+  EXPECT "step 3.*(Likely cause: a wait returned at once on a phase that had completed before.*the wait was for the wrong phase|waits on a barrier returned at once on a phase that had completed before.*those waits named the wrong phase)")
 
 # The warp releases the stage before it reads it: the arrival right after the full wait.
 wb_wrong_kernel(stage_released_before_the_reads
