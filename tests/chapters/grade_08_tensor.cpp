@@ -148,6 +148,23 @@ void add_fragment_models(wb::grading::Diagnosis& diagnosis, const wb::grading::G
       });
     }
   }
+  // A's fragments stepped by kMmaN (8 rows) where kMmaM (16) is meant: fragment i of a
+  // warp's part holds rows 8 i to 8 i + 15, stored as rows 16 i to 16 i + 15.
+  diagnosis.model(
+      "C is exactly the product in which A's fragments start 8 rows apart instead of 16: fragment i of a warp's "
+      "part read rows warp_m + 8 i to + 15 of the stage and was stored as rows warp_m + 16 i to + 15, so the "
+      "fragments overlap and half of the part's rows are never read. A fragment of A is kMmaM (16) rows tall: "
+      "its rows start at warp_m + i * kMmaM.",
+      [&run, m = m, n = n, k = k] {
+        return wb::grading::gemm_abt_with(
+            run.shape,
+            [&run, m, k](int row, int p) {
+              const int local = row % ch08::kWarpTileM;
+              const int fragment = local / ch08::kMmaM, r = local % ch08::kMmaM;
+              return element(run.a, m, k, row - local + fragment * ch08::kMmaN + r, p);
+            },
+            [&run, n, k](int row, int p) { return element(run.b, n, k, row, p); });
+      });
   // Step 3's tensor copies with their two coordinates exchanged, (k0, row) for (row, k0): the
   // box at (c0, c1) holds the operand's (c0 + i, c1 + kk) where the stage expects row c0 + i
   // at k c1 + kk, so the element used for (row, p) is the operand's (k0 + row % 64, the

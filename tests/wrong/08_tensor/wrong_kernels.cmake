@@ -156,3 +156,10 @@ wb_wrong_kernel(full_wait_left_out
   FIND "    full[stage].wait_parity(parity);\n"
   REPLACE ""
   EXPECT "step 3.*a race on shared memory: this thread reads.*That write is a bulk or tensor copy, which lands when its barrier's phase completes: a thread reads its tile only after waiting for that phase")
+
+# A's fragments stepped by kMmaN (8) rows where kMmaM (16) is meant: they overlap.
+wb_wrong_kernel(a_fragments_eight_rows_apart
+  STEP 1
+  FIND "      const int i_col = warp_m + i * kMmaM + (matrix % 2) * 8;"
+  REPLACE "      const int i_col = warp_m + i * kMmaN + (matrix % 2) * 8;"
+  EXPECT "step 1.*C is exactly the product in which A's fragments start 8 rows apart instead of 16")
