@@ -38,14 +38,15 @@ using wb::grading::Step;
 
 const char* const kFile = "chapters/08_tensor/tensor.cu";
 
-// A whole-tile shape deep enough for the pipeline's overlap to be judged (8 k-tiles),
-// then m and n no multiple of the tile, K no multiple of 16, several blocks, the least.
+// Whole tiles deep enough for the pipeline's overlap to be judged (8 k-tiles), two blocks
+// whose row and column origins differ (a refill that takes one for the other shows), then
+// m and n no multiple of the tile, K no multiple of 16, several blocks, the least.
 std::vector<GemmShape> shapes() {
   std::vector<GemmShape> list;
 #if !WB_BACKEND_SIM
   list.push_back({2048, 2048, 512});
 #endif
-  for (const GemmShape& shape : std::vector<GemmShape>{{128, 128, 512}, {136, 72, 72}, {256, 256, 64}, {8, 8, 1}}) {
+  for (const GemmShape& shape : std::vector<GemmShape>{{256, 128, 512}, {136, 72, 72}, {256, 256, 64}, {8, 8, 1}}) {
     list.push_back(shape);
   }
   return list;
@@ -83,6 +84,11 @@ const Step kStep3{
     wb::grading::Causes{
         {wb::ErrorKind::global_out_of_bounds,
          "a store past the end of C: are the rows bounded by m and the columns by n?"},
+        {wb::ErrorKind::destination_not_shared,
+         "a tensor copy's box lands outside the ring of stages: a stage starts 2 * kRingTileElements bf16 after the "
+         "last, and within it A's boxes go to smem_a + half * kBoxElements and B's to smem_b + half * "
+         "kBoxElements. Both offsets count bf16 elements (a bf16 pointer steps an element, not a byte): is the "
+         "box's offset or the stage's off?"},
     }};
 
 // The bf16 nearest to a float, as a float: what round_to_bf16 makes of it.
@@ -464,26 +470,45 @@ std::string swizzled_layout_problem() {
       "swizzle puts the 16-byte chunk c of line kk at chunk c ^ (kk % 8); step 3's stages are two such boxes an "
       "operand (elements 0-63 of the k-rows, then 64-127), so element (kk, e) belongs at line (e / 64) * kTileK "
       "+ kk, chunk (e % 64 / 8) ^ (kk % 8), position e % 8.";
+  // The first element, in k-row order, that is not where the TMA's layout puts it: both
+  // places as (line, chunk, position), so that the term that moved it shows.
+  const auto place = [](int offset) {
+    return std::to_string(offset) + " (line " + std::to_string(offset / kLine) + ", chunk " +
+           std::to_string(offset % kLine / 8) + ", position " + std::to_string(offset % 8) + ")";
+  };
+  std::string first_misplaced;
+  for (int kk = 0; kk < ch08::kTileK && first_misplaced.empty(); ++kk) {
+    for (int element = 0; element < ch08::kTileM; ++element) {
+      const int expected = (element / kLine * ch08::kTileK + kk) * kLine + ((element % kLine / 8) ^ (kk % 8)) * 8 +
+                           element % 8;
+      if (at(kk, element) != expected) {
+        first_misplaced = " The first element in k-row order that is not where the TMA puts it: " + where(kk, element) +
+                          ", at " + place(at(kk, element)) + " where the TMA's layout has " + place(expected) + ".";
+        break;
+      }
+    }
+  }
   std::vector<int> owner(kElements, -1);
   for (int kk = 0; kk < ch08::kTileK; ++kk) {
     for (int element = 0; element < ch08::kTileM; ++element) {
       const int offset = at(kk, element);
       if (offset < 0 || offset >= kElements) {
         return "swizzled" + where(kk, element) + " is " + std::to_string(offset) + ", outside the tile's " +
-               std::to_string(kElements) + " bf16 (offsets 0 to " + std::to_string(kElements - 1) + ")." + layout;
+               std::to_string(kElements) + " bf16 (offsets 0 to " + std::to_string(kElements - 1) + ")." +
+               first_misplaced + layout;
       }
       const int chunk_start = at(kk, element - element % 8);
       if (chunk_start % 8 != 0 || offset != chunk_start + element % 8) {
         return "element " + where(kk, element) + " is at " + std::to_string(offset) + " and its chunk's first, " +
                where(kk, element - element % 8) + ", at " + std::to_string(chunk_start) +
                ": a chunk of 8 bf16 (16 bytes) stays whole and in order, at a multiple of 8, since each 16-byte "
-               "copy and each ldmatrix row moves one." + layout;
+               "copy and each ldmatrix row moves one." + first_misplaced + layout;
       }
       const int other = owner[offset];
       if (other >= 0) {
         return "elements " + where(other / ch08::kTileM, other % ch08::kTileM) + " and " + where(kk, element) +
                " are both at offset " + std::to_string(offset) +
-               ": two elements of the tile in one place, so one copy overwrites the other." + layout;
+               ": two elements of the tile in one place, so one copy overwrites the other." + first_misplaced + layout;
       }
       owner[offset] = kk * ch08::kTileM + element;
     }
