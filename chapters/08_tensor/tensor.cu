@@ -127,7 +127,7 @@ __device__ inline void load_tile_async(bf16* smem_tile, StageLayout at, const bf
 
 //! [warp mma]
 // One k-tile of the warp's part of C: for each 16 of K, the warp's 4 fragments of A
-// (16x16 each) and 4 of B (16x8 each) from the stage, then the 16 mma.sync that multiply
+// (16x16 each) and 8 of B (16x8 each) from the stage, then the 32 mma.sync that multiply
 // every pair into acc. The warp's part starts at (warp_m, warp_n) of the block's tile.
 // lane / 8 says which of an ldmatrix.x4's four matrices the lane gives a row of, lane % 8
 // which row. Element (k-row, element) of a tile is at smem_a[at(k-row, element)].
@@ -137,7 +137,7 @@ __device__ inline void warp_mma_k_tile(const bf16* smem_a, const bf16* smem_b, S
   WB_UNROLL
   for (int kk = 0; kk < kTileK; kk += kMmaK) {
     // TODO(step 1): for this 16 of K (k rows kk to kk + 15 of the stage), load the warp's 4 fragments
-    // of A (rows warp_m + 16 i, 16x16 each) and its 4 of B (columns warp_n + 8 j, 16x8 each) with
+    // of A (rows warp_m + 16 i, 16x16 each) and its 8 of B (columns warp_n + 8 j, 16x8 each) with
     // ldmatrix, each lane giving the address of one stage row, &smem_a[at(k row, element)]
     // (lane / 8: which matrix, lane % 8: which row), then multiply every pair into acc[i][j] with
     // wb::mma_m16n8k16_bf16 (about 30 lines)

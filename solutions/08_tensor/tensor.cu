@@ -128,7 +128,7 @@ __device__ inline void load_tile_async(bf16* smem_tile, StageLayout at, const bf
 
 //! [warp mma]
 // One k-tile of the warp's part of C: for each 16 of K, the warp's 4 fragments of A
-// (16x16 each) and 4 of B (16x8 each) from the stage, then the 16 mma.sync that multiply
+// (16x16 each) and 8 of B (16x8 each) from the stage, then the 32 mma.sync that multiply
 // every pair into acc. The warp's part starts at (warp_m, warp_n) of the block's tile.
 // lane / 8 says which of an ldmatrix.x4's four matrices the lane gives a row of, lane % 8
 // which row. Element (k-row, element) of a tile is at smem_a[at(k-row, element)].

@@ -4,7 +4,12 @@
 // of device_allocation_guard(bytes) bytes that nothing else can occupy and no access can
 // reach (mapped without access rights): an index that runs past an array, up to as far
 // again as the array is long, is an overrun of that array, reported before it is made,
-// never a write into a host variable that the heap placed there, nor a crash.
+// never a write into a host variable that the heap placed there, nor a crash. A leading
+// guard of kLeadingGuard bytes, mapped the same way, keeps every allocation that far from
+// whatever lies below it: an index that runs past the end of a thread's static shared
+// memory (the top of its stack) never lands in a device allocation mapped just above it,
+// which would turn a shared overrun into a copy "into global memory" by the luck of the
+// address space's layout.
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -21,6 +26,7 @@ namespace {
 constexpr std::size_t kPage = 4096;
 constexpr std::size_t kSmallestGuard = 64 * 1024;
 constexpr std::size_t kLargestGuard = std::size_t{1} << 30;
+constexpr std::size_t kLeadingGuard = std::size_t{1} << 20;
 
 std::size_t whole_pages(std::size_t bytes) { return (bytes + kPage - 1) / kPage * kPage; }
 
@@ -44,15 +50,17 @@ const std::byte* end_of_guard(const Allocation& allocation) {
 }
 
 void* device_malloc(std::size_t bytes) {
-  void* mapping = mmap(nullptr, footprint(bytes), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void* mapping = mmap(nullptr, kLeadingGuard + footprint(bytes), PROT_NONE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mapping == MAP_FAILED) throw std::bad_alloc();
-  if (bytes > 0 && mprotect(mapping, whole_pages(bytes), PROT_READ | PROT_WRITE) != 0) {
-    munmap(mapping, footprint(bytes));
+  auto* allocation = static_cast<std::byte*>(mapping) + kLeadingGuard;
+  if (bytes > 0 && mprotect(allocation, whole_pages(bytes), PROT_READ | PROT_WRITE) != 0) {
+    munmap(mapping, kLeadingGuard + footprint(bytes));
     throw std::bad_alloc();
   }
   std::lock_guard lock(registry_mutex);
-  registry()[static_cast<const std::byte*>(mapping)] = bytes;
-  return mapping;
+  registry()[allocation] = bytes;
+  return allocation;
 }
 
 void device_free(void* pointer) noexcept {
@@ -65,7 +73,7 @@ void device_free(void* pointer) noexcept {
     bytes = found->second;
     registry().erase(found);
   }
-  munmap(pointer, footprint(bytes));
+  munmap(static_cast<std::byte*>(pointer) - kLeadingGuard, kLeadingGuard + footprint(bytes));
 }
 
 Allocation device_allocation_below(const void* pointer) {
