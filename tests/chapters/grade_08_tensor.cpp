@@ -602,6 +602,20 @@ bool runs_on_a_failed_step1(const Step& step) {
   return true;
 }
 
+#if WB_BACKEND_SIM
+// The first success's figures, once a step: what the simulator counted.
+void report_once(bool& reported, int step, const GemmShape& shape, const wb::sim::LaunchStats& stats) {
+  if (reported) return;
+  reported = true;
+  std::printf("Chapter 8, step %d, %s: %llu mma.sync, %llu ldmatrix (%llu matrices), %llu tensor copies; %s\n", step,
+              wb::grading::gemm_shape_text(shape).c_str(), static_cast<unsigned long long>(stats.mma_calls),
+              static_cast<unsigned long long>(stats.ldmatrix_calls),
+              static_cast<unsigned long long>(stats.ldmatrix_matrices),
+              static_cast<unsigned long long>(stats.tensor_copies),
+              wb::grading::describe_requests(stats, wb::sim::AccessKind::shared_load).c_str());
+}
+#endif
+
 TEST_F(Chapter8Tensor, Step1MmaSyncFromCpAsyncTiles) {
   [[maybe_unused]] bool reported = false;
   wb::grading::check_gemm_shapes(shapes(), [&](const GemmShape& shape) {
@@ -613,36 +627,12 @@ TEST_F(Chapter8Tensor, Step1MmaSyncFromCpAsyncTiles) {
       return technique;
     };
     check.on_success = [&reported, shape](const wb::sim::LaunchStats& stats) {
-      if (reported) return;
-      reported = true;
-      std::printf("Chapter 8, step 1, %s: %llu mma.sync, %llu ldmatrix (%llu matrices); %s\n",
-                  wb::grading::gemm_shape_text(shape).c_str(), static_cast<unsigned long long>(stats.mma_calls),
-                  static_cast<unsigned long long>(stats.ldmatrix_calls),
-                  static_cast<unsigned long long>(stats.ldmatrix_matrices),
-                  wb::grading::describe_requests(stats, wb::sim::AccessKind::shared_load).c_str());
+      report_once(reported, 1, shape, stats);
     };
 #endif
     return check;
   });
   step1_failed = HasFailure();
-}
-
-// The first success's figures, once a step: what the simulator counted.
-[[maybe_unused]] void report_once(bool& reported, int step, const GemmShape& shape,
-                                  [[maybe_unused]] const void* stats_pointer) {
-#if WB_BACKEND_SIM
-  if (reported) return;
-  reported = true;
-  const auto& stats = *static_cast<const wb::sim::LaunchStats*>(stats_pointer);
-  std::printf("Chapter 8, step %d, %s: %llu mma.sync, %llu ldmatrix (%llu matrices), %llu tensor copies; %s\n", step,
-              wb::grading::gemm_shape_text(shape).c_str(), static_cast<unsigned long long>(stats.mma_calls),
-              static_cast<unsigned long long>(stats.ldmatrix_calls),
-              static_cast<unsigned long long>(stats.ldmatrix_matrices),
-              static_cast<unsigned long long>(stats.tensor_copies),
-              wb::grading::describe_requests(stats, wb::sim::AccessKind::shared_load).c_str());
-#else
-  (void)reported, (void)step, (void)shape;
-#endif
 }
 
 TEST_F(Chapter8Tensor, Step2ASwizzledSharedLayout) {
@@ -663,7 +653,7 @@ TEST_F(Chapter8Tensor, Step2ASwizzledSharedLayout) {
       return technique;
     };
     check.on_success = [&reported, shape](const wb::sim::LaunchStats& stats) {
-      report_once(reported, 2, shape, &stats);
+      report_once(reported, 2, shape, stats);
     };
 #endif
     return check;
@@ -682,7 +672,7 @@ TEST_F(Chapter8Tensor, Step3TmaIntoAnMbarrierRing) {
       return technique;
     };
     check.on_success = [&reported, shape](const wb::sim::LaunchStats& stats) {
-      report_once(reported, 3, shape, &stats);
+      report_once(reported, 3, shape, stats);
     };
 #endif
     return check;

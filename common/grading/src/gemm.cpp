@@ -122,9 +122,8 @@ std::string likely_cause(const GemmCheck& check, const GemmRun& run, const std::
                                           (stats.unfilled_read && holds_poison(c, poison::Kind::in_flight)));
   });
   // A step that copies with cp.async reads its groups' accounts; one that copies through
-  // mbarriers (bulk and tensor copies) its waits'.
-  // The tensor cores' sums keep no poison's bits: a NaN in C from bf16 inputs, all finite,
-  // is what a read in flight left there.
+  // mbarriers (bulk and tensor copies) its waits', where a NaN in C counts too: the tensor
+  // cores' sums keep no poison's bits, and from finite inputs only a read in flight leaves one.
   diagnosis.finding([&] {
     if (check.uses_cp_async) {
       return holds_poison(c, poison::Kind::in_flight) ? in_flight_read_cause(stats, check.step_wait) : std::string();

@@ -200,13 +200,9 @@ void check_destination(Worker& worker, void* dst, std::size_t bytes, const std::
 std::string unreleased_read_message(const Worker& worker, const ThreadState& issuer, const UnreleasedRead& read) {
   const ThreadState& reader = *worker.threads[read.reader];
   const std::string line = source_line_of(read.pc);
-  const auto [array, word] = shared_array_word(worker.shared, read.address);
-  const std::string where =
-      array.empty() ? "bytes [" + std::to_string(4 * word) + ", " + std::to_string(4 * word + 4) +
-                          ") of the dynamic shared memory"
-                    : "word " + std::to_string(word) + " of the __shared__ array " + array;
   std::string message =
-      "a race on shared memory: this copy overwrites " + where + ", which thread " + format_index(reader.index) +
+      "a race on shared memory: this copy overwrites " + describe_shared_address(worker.shared, read.address, 4, read.pc) +
+      ", which thread " + format_index(reader.index) +
       " (warp " + std::to_string(read.reader / 32) + ") read at " +
       (line.empty() ? std::string("an unknown line") : line) + ", and nothing orders that read before the copy: no " +
       "arrival of that thread made after its read reached thread " + format_index(issuer.index) +
@@ -214,22 +210,24 @@ std::string unreleased_read_message(const Worker& worker, const ThreadState& iss
       "is still to come. A stage is refilled only once every thread that reads it has released it: the readers "
       "arrive on the stage's empty barrier after their reads (a __syncwarp() first where one lane arrives for its "
       "warp), and the thread that refills it waits for that barrier's phase before its copies.";
-  // The barriers the reader arrives on, and whether the issuer ever waited on one of them.
+  // The barriers the reader arrives on, and whether the issuer ever waited on one of them;
+  // whether the issuer ever waited on a barrier that another thread arrives on (waits on
+  // barriers of its own arrivals alone, the full barriers it fills, tell it nothing of others).
   std::vector<std::string> reader_barriers;
   bool issuer_waited = false;
-  // Whether the issuer ever waited on a barrier that another thread arrives on: waits on
-  // barriers of its own arrivals alone (the full barriers it fills) tell it nothing of others.
   bool issuer_heard_others = false;
+  const auto arrives = [](const BlockMbarrier& barrier, unsigned thread) {
+    return barrier.arrivers.size() > thread && barrier.arrivers[thread];
+  };
   for (const BlockMbarrier& barrier : worker.mbarriers) {
-    const bool issuer_arrives = barrier.arrivers.size() > issuer.linear_index && barrier.arrivers[issuer.linear_index];
-    if (barrier.seen[issuer.linear_index] > 0 && barrier.arriver_count > (issuer_arrives ? 1u : 0u)) {
+    const bool issuer_waited_here = barrier.seen[issuer.linear_index] > 0;
+    if (issuer_waited_here && barrier.arriver_count > (arrives(barrier, issuer.linear_index) ? 1u : 0u)) {
       issuer_heard_others = true;
     }
-  }
-  for (const BlockMbarrier& barrier : worker.mbarriers) {
-    if (barrier.arrivers.size() <= read.reader || !barrier.arrivers[read.reader]) continue;
-    reader_barriers.push_back(barrier_name(worker, barrier.address));
-    issuer_waited = issuer_waited || barrier.seen[issuer.linear_index] > 0;
+    if (arrives(barrier, read.reader)) {
+      reader_barriers.push_back(barrier_name(worker, barrier.address));
+      issuer_waited = issuer_waited || issuer_waited_here;
+    }
   }
   // A phase ended by an arrival without its copy, or a wait on a past phase: the reads came
   // before their tile landed, which the hint names.
