@@ -32,6 +32,7 @@ const Kernel kKernels[] = {
     {"step 1, mma.sync", ch08::gemm_mma},
     {"step 2, swizzled", ch08::gemm_mma_swizzled},
     {"step 3, TMA ring", ch08::gemm_mma_tma},
+    {"step 4, wgmma", ch08::gemm_wgmma},
 };
 
 // Random A and B in [-1, 1), as bf16 on the device.

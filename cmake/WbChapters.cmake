@@ -224,16 +224,20 @@ function(wb_accepted_kernel name)
 endfunction()
 
 # The architectures of CMAKE_CUDA_ARCHITECTURES that run Hopper's instructions (90 and
-# newer), or 90 where it names none: a file of SM90_KERNELS is built for these only.
+# newer), or 90 where it names none: a file of SM90_KERNELS is built for these only. 90
+# becomes 90a, whose arch-specific instructions (wgmma) run on compute capability 9.0
+# alone; newer GPUs lack wgmma, and their builds trap there.
 function(wb_sm90_architectures out)
   set(result "")
   foreach(arch IN LISTS CMAKE_CUDA_ARCHITECTURES)
-    if(arch MATCHES "^([0-9]+)" AND CMAKE_MATCH_1 GREATER_EQUAL 90)
+    if(arch MATCHES "^90(-real|-virtual)?$")
+      list(APPEND result "90a${CMAKE_MATCH_1}")
+    elseif(arch MATCHES "^([0-9]+)" AND CMAKE_MATCH_1 GREATER_EQUAL 90)
       list(APPEND result "${arch}")
     endif()
   endforeach()
   if(NOT result)
-    set(result 90)
+    set(result 90a)
   endif()
   set(${out} "${result}" PARENT_SCOPE)
 endfunction()
@@ -476,7 +480,7 @@ function(wb_chapter_ptx_tests instruction sm90_kernels sm90_instructions untaken
       list(TRANSFORM sm90_kernels PREPEND "${solution_dir}/" OUTPUT_VARIABLE sources)
       add_library(chapter${number}_solution_sm90_ptx OBJECT ${sources})
       set_target_properties(chapter${number}_solution_sm90_ptx PROPERTIES CUDA_PTX_COMPILATION ON
-                            CUDA_ARCHITECTURES 90)
+                            CUDA_ARCHITECTURES 90a)
       wb_target_defaults(chapter${number}_solution_sm90_ptx cuda)
       target_include_directories(chapter${number}_solution_sm90_ptx PRIVATE "${learner_dir}")
       target_link_libraries(chapter${number}_solution_sm90_ptx PRIVATE wb_runtime_cuda)

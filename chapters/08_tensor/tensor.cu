@@ -32,6 +32,7 @@
 #include "tensor.hpp"
 #include "wb/tensor_core.hpp"
 #include "wb/tensor_map.hpp"
+#include "wb/wgmma.hpp"
 #include "wb/wb.cuh"
 
 namespace ch08 {
@@ -44,6 +45,7 @@ constexpr int kChunk = 8;  // bf16 in a 16-byte copy, and in a row of an ldmatri
 constexpr int kWarps = kThreads / 32;
 static_assert(kTileM == kTileN, "A's and B's tiles share one shape and one loader");
 static_assert(kWarpsM * kWarpsN == kWarps, "a warp per part of the tile");
+static_assert(kWarpgroups * 64 == kTileM, "a warpgroup per 64 rows of the tile");
 static_assert(kTileK % kMmaK == 0, "a k-tile is whole mma steps");
 static_assert((kRowStride * 2) % 16 == 0, "every row of a stage starts on a 16-byte boundary");
 static_assert(kLineElements * 2 == 128 && kTileM == 2 * kLineElements, "a k-row is two 128-byte lines");
@@ -213,11 +215,11 @@ constexpr int kSwizzleAlignment = 1024;  // the 128-byte swizzle repeats every 8
 // The barriers exist for the copy engine once initialised: thread 0 initialises each and
 // makes that visible to the asynchronous proxy, which the copies complete on
 // (fence.proxy.async); the block's barrier then orders it before every other use.
-__device__ inline void init_ring(Barrier* full, Barrier* empty) {
+__device__ inline void init_ring(Barrier* full, Barrier* empty, int warps) {
   if (threadIdx.x == 0) {
     for (int stage = 0; stage < kRingStages; ++stage) {
-      init(&full[stage], 1);        // one arrival a phase: the producer's, with the bytes it expects
-      init(&empty[stage], kWarps);  // one a warp, once the warp has read the stage
+      init(&full[stage], 1);       // one arrival a phase: the producer's, with the bytes it expects
+      init(&empty[stage], warps);  // one a warp, once the warp has read the stage
     }
     cde::fence_proxy_async_shared_cta();
   }
@@ -242,6 +244,28 @@ __device__ inline void load_stage_tma(bf16* smem_stage, const CUtensorMap& map_a
 }
 //! [load stage tma]
 
+//! [mma sync tiles]
+// Step 3's arithmetic: step 1's, each of the 4 warps multiplying its 64x64 part of the
+// tile with ldmatrix and mma.sync from the swizzled stage.
+struct MmaSyncTiles {
+  static constexpr int kBlockThreads = kThreads;
+  using Accumulators = float[kWarpMmasM][kWarpMmasN][4];
+  int warp_m, warp_n, lane;  // the warp's part: rows warp_m.., columns warp_n..; the thread's lane
+
+  __device__ MmaSyncTiles()
+      : warp_m(static_cast<int>(threadIdx.x) / 32 / kWarpsN * kWarpTileM),
+        warp_n(static_cast<int>(threadIdx.x) / 32 % kWarpsN * kWarpTileN),
+        lane(static_cast<int>(threadIdx.x) % 32) {}
+
+  __device__ void multiply(const bf16* smem_a, const bf16* smem_b, Accumulators& acc) const {
+    warp_mma_k_tile(smem_a, smem_b, SwizzledStage{}, warp_m, warp_n, lane, acc);
+  }
+  __device__ void store(float* gmem_c, int m, int n, int tile_m, int tile_n, const Accumulators& acc) const {
+    store_accumulators(gmem_c, m, n, tile_m, tile_n, warp_m, warp_n, lane, acc);
+  }
+};
+//! [mma sync tiles]
+
 //! [step 3 kernel]
 // A ring of kRingStages stages: k-tile t lives in stage t % kRingStages, and it is that
 // stage's use t / kRingStages, so its barriers' phase of that number, whose parity the
@@ -250,10 +274,13 @@ __device__ inline void load_stage_tma(bf16* smem_stage, const CUtensorMap& map_a
 // empty barrier (lane 0 for the warp, once the warp's reads are done); thread 0 then
 // waits for the stage's empty phase, every warp's release, and refills it with tile
 // t + kRingStages. The stages, 96 KB, are dynamic shared memory, from its first address
-// that is a multiple of 1024 (the swizzle's pattern starts there).
-__global__ void __launch_bounds__(kThreads) gemm_tma_kernel(const __grid_constant__ CUtensorMap map_a,
-                                                            const __grid_constant__ CUtensorMap map_b,
-                                                            float* gmem_c, int m, int n, int k) {
+// that is a multiple of 1024 (the swizzle's pattern starts there). Steps 3 and 4 run
+// this same kernel, each with its arithmetic (Tiles: its threads, its accumulators, how
+// it multiplies a stage and stores C).
+template <class Tiles>
+__global__ void __launch_bounds__(Tiles::kBlockThreads)
+    gemm_tma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                    float* gmem_c, int m, int n, int k) {
   WB_DYNAMIC_SHARED(unsigned char, smem_bytes);  // kSwizzleAlignment + kRingStages x kStageBytes
   const auto unaligned = reinterpret_cast<std::uintptr_t>(smem_bytes);
   auto* const smem = reinterpret_cast<bf16*>(smem_bytes + (kSwizzleAlignment - unaligned % kSwizzleAlignment) %
@@ -263,20 +290,19 @@ __global__ void __launch_bounds__(kThreads) gemm_tma_kernel(const __grid_constan
   __shared__ Barrier full[kRingStages];   // full[s]: the copies of stage s's tile have landed
   __shared__ Barrier empty[kRingStages];  // empty[s]: every warp is done reading stage s
 
-  init_ring(full, empty);
+  init_ring(full, empty, Tiles::kBlockThreads / 32);
   const int tile_m = blockIdx.x * kTileM;
   const int tile_n = blockIdx.y * kTileN;
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int warp_m = warp / kWarpsN * kWarpTileM;
-  const int warp_n = warp % kWarpsN * kWarpTileN;
+  const int lane = threadIdx.x % 32;
   const int k_tiles = (k + kTileK - 1) / kTileK;
+  const Tiles tiles;
 
   if (threadIdx.x == 0) {
     for (int stage = 0; stage < kRingStages && stage < k_tiles; ++stage) {
       load_stage_tma(smem_stage(stage), map_a, map_b, tile_m, tile_n, stage * kTileK, full[stage]);
     }
   }
-  float acc[kWarpMmasM][kWarpMmasN][4] = {};
+  typename Tiles::Accumulators acc = {};
   for (int k_tile = 0; k_tile < k_tiles; ++k_tile) {
     const int stage = k_tile % kRingStages;
     const bool parity = (k_tile / kRingStages) % 2;  // this use of the stage: its barriers' phase's parity
@@ -284,14 +310,72 @@ __global__ void __launch_bounds__(kThreads) gemm_tma_kernel(const __grid_constan
     bf16* const smem_b = smem_stage(stage) + kRingTileElements;
     // TODO(step 3): wait until the copies of this stage's tile have landed: the full barrier's phase
     // of this use of the stage (about 1 line)
-    warp_mma_k_tile(smem_a, smem_b, SwizzledStage{}, warp_m, warp_n, lane, acc);
+    tiles.multiply(smem_a, smem_b, acc);
     // TODO(step 3): release the stage once the warp has read it (one arrival a warp on its empty
     // barrier), and let thread 0 refill it with tile k_tile + kRingStages once every warp has released
     // it (about 6 lines)
   }
-  store_accumulators(gmem_c, m, n, tile_m, tile_n, warp_m, warp_n, lane, acc);
+  tiles.store(gmem_c, m, n, tile_m, tile_n, acc);
 }
 //! [step 3 kernel]
+
+// ---------------------------------------------------------------------------------
+// Step 4
+
+constexpr int kLineBytes = kLineElements * static_cast<int>(sizeof(bf16));  // 128
+constexpr int kBoxBytes = kBoxElements * static_cast<int>(sizeof(bf16));    // 8 KB: kTileK lines
+
+//! [k slice descriptor]
+// The descriptor of 16 k-rows of an operand's tile in a ring stage, from k-row kk: what a
+// wgmma reads of it. The tile is MN-major (a line of 128 bytes holds 64 consecutive
+// elements along m or n, at one k) and swizzled in 128 bytes, as the TMA wrote it: element
+// (e, kk) of a box at line kk, so k-row kk starts kk lines (kk x 128 bytes) into the tile.
+// From one run of 64 elements along m or n to the next is from one box to the next (the
+// leading byte offset); from 8 k-rows to the next 8 is 8 lines (the stride byte offset).
+__device__ inline std::uint64_t k_slice_descriptor(const bf16* smem_tile, int kk) {
+  std::uint64_t descriptor = 0;
+  // TODO(step 4): the descriptor of the 16 k-rows from kk of this operand's tile: its start, the
+  // leading byte offset (from one run of 64 elements along m or n to the next: one box to the
+  // next), the stride byte offset (from 8 k-rows to the next 8) and the stage's swizzle, through
+  // wb::matrix_descriptor (about 2 lines)
+  return descriptor;
+}
+//! [k slice descriptor]
+
+//! [wgmma tiles]
+// Step 4's arithmetic: kWarpgroups warpgroups, each 64 rows of the tile (A's box
+// `warpgroup`) by its 128 columns (both of B's boxes), one wgmma m64n128k16 a 16 of K.
+// The accumulators are the warpgroup's 64x128, 64 floats a thread.
+struct WgmmaTiles {
+  static constexpr int kBlockThreads = kWarpgroups * 128;
+  using Accumulators = float[kTileN / 2];
+  int warpgroup;  // rows 64 warpgroup.. of the tile
+
+  __device__ WgmmaTiles() : warpgroup(static_cast<int>(threadIdx.x) / 128) {}
+
+  __device__ void multiply(const bf16* smem_a, const bf16* smem_b, Accumulators& acc) const {
+    // TODO(step 4): the k-tile's products: fence, one wgmma m64n128k16 for each 16 of K (A's box of
+    // this warpgroup, both of B's), commit them as a group and wait for it, so that the
+    // accumulators hold the sums and the stage may be released (about 8 lines)
+  }
+
+  // Thread t of warp w holds, for each 8 columns j, acc[4 j + e]: row 16 (w % 4) + t / 4
+  // (+ 8 for e >= 2) of the warpgroup's 64, column 8 j + 2 (t % 4) + e % 2.
+  __device__ void store(float* gmem_c, int m, int n, int tile_m, int tile_n, const Accumulators& acc) const {
+    const int lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
+    const int first_row = tile_m + warpgroup * 64 + threadIdx.x / 32 % 4 * 16 + g;
+    WB_UNROLL
+    for (int j = 0; j < kTileN / kMmaN; ++j) {
+      WB_UNROLL
+      for (int e = 0; e < 4; ++e) {
+        const int row = first_row + (e / 2) * 8;
+        const int col = tile_n + j * kMmaN + 2 * q + e % 2;
+        if (row < m && col < n) gmem_c[row + static_cast<std::size_t>(col) * m] = acc[4 * j + e];
+      }
+    }
+  }
+};
+//! [wgmma tiles]
 
 void require_shape(const char* function, int m, int n, int k) {
   if (m <= 0 || n <= 0 || k <= 0 || m % 8 != 0 || n % 8 != 0) {
@@ -354,7 +438,18 @@ void gemm_mma_tma(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, 
   const CUtensorMap map_a = operand_map(gmem_a, m, k);
   const CUtensorMap map_b = operand_map(gmem_b, n, k);
   const std::size_t shared_bytes = kSwizzleAlignment + static_cast<std::size_t>(kStageBytes) * kRingStages;
-  wb::launch(gemm_tma_kernel, tile_grid(m, n), dim3(kThreads), shared_bytes, map_a, map_b, gmem_c, m, n, k);
+  wb::launch(gemm_tma_kernel<MmaSyncTiles>, tile_grid(m, n), dim3(kThreads), shared_bytes, map_a, map_b, gmem_c,
+             m, n, k);
+}
+
+void gemm_wgmma(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, int n, int k) {
+  require_shape("gemm_wgmma", m, n, k);
+  require_hopper("gemm_wgmma");
+  const CUtensorMap map_a = operand_map(gmem_a, m, k);
+  const CUtensorMap map_b = operand_map(gmem_b, n, k);
+  const std::size_t shared_bytes = kSwizzleAlignment + static_cast<std::size_t>(kStageBytes) * kRingStages;
+  wb::launch(gemm_tma_kernel<WgmmaTiles>, tile_grid(m, n), dim3(WgmmaTiles::kBlockThreads), shared_bytes, map_a,
+             map_b, gmem_c, m, n, k);
 }
 
 }  // namespace ch08

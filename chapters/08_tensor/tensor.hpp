@@ -66,6 +66,13 @@ void gemm_mma_swizzled(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, in
 // empty (every warp has read the stage). Same product and contract; a Hopper GPU (sm_90).
 inline constexpr int kRingStages = 3;
 void gemm_mma_tma(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, int n, int k);
+
+// Step 4: step 3's ring, its stages multiplied by wgmma straight from shared memory:
+// kWarpgroups warpgroups of 128 threads, each 64 rows of the tile by its 128 columns, one
+// wgmma m64n128k16 a 16 of K, reading the stage through matrix descriptors. Same product
+// and contract; a Hopper GPU with sm_90a's instructions.
+inline constexpr int kWarpgroups = 2;
+void gemm_wgmma(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, int n, int k);
 //! [interface]
 
 }  // namespace ch08

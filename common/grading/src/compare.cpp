@@ -18,7 +18,7 @@
 namespace wb::grading {
 namespace {
 
-enum class Kind { unwritten, in_flight, stale, guard, other_nan, zero, from_input, wrong };
+enum class Kind { unwritten, in_flight, stale, guard, pending, other_nan, zero, from_input, wrong };
 
 struct Wrong {
   int row;
@@ -62,6 +62,7 @@ Kind kind_of_poison(poison::Kind kind) {
     case poison::Kind::in_flight: return Kind::in_flight;
     case poison::Kind::stale: return Kind::stale;
     case poison::Kind::guard: return Kind::guard;
+    case poison::Kind::pending: return Kind::pending;
   }
   return Kind::wrong;
 }
@@ -78,7 +79,7 @@ Kind classify(T value) {
 
 bool is_poison(Kind kind) {
   return kind == Kind::unwritten || kind == Kind::in_flight || kind == Kind::stale ||
-         kind == Kind::guard;
+         kind == Kind::guard || kind == Kind::pending;
 }
 
 const char* poison_name(Kind kind) {
@@ -87,6 +88,7 @@ const char* poison_name(Kind kind) {
     case Kind::in_flight: return poison::name(poison::Kind::in_flight);
     case Kind::stale: return poison::name(poison::Kind::stale);
     case Kind::guard: return poison::name(poison::Kind::guard);
+    case Kind::pending: return poison::name(poison::Kind::pending);
     default: return "";
   }
 }
@@ -106,6 +108,8 @@ std::string describe(const Wrong& wrong) {
       return poison_value + ": shared memory that no copy of this block had filled yet";
     case Kind::guard:
       return poison_value + ": read from outside an array";
+    case Kind::pending:
+      return poison_value + ": an accumulator of a wgmma read before its wait";
     case Kind::other_nan:
       return "NaN";
     case Kind::zero:
@@ -212,6 +216,11 @@ Reading diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, cons
     auto it = kinds.find(kind);
     return it == kinds.end() ? std::size_t{0} : it->second;
   };
+  if (count(Kind::pending) > 0) {
+    return "elements are accumulators read before their wgmma completed: wgmma_mma_async only issues the "
+           "product, whose accumulators hold nothing usable until a wgmma_wait_group<N> leaves at most N of the "
+           "thread's groups in flight, that one's group committed (wgmma_commit_group) before it.";
+  }
   if (count(Kind::in_flight) > 0) {
     return "elements were read from shared memory before their cp.async had landed: a thread "
            "must wait for its copies (wb::cp_async_wait_all, or commit and "

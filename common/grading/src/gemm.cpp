@@ -114,6 +114,7 @@ std::string likely_cause(const GemmCheck& check, const GemmRun& run, const std::
     }
   }
 #if WB_BACKEND_SIM
+  if (check.barrier_counts) diagnosis.finding([&] { return check.barrier_counts(stats); });
   // A product that read both unfilled words and words in flight carries either poison,
   // whichever operand's NaN the additions kept (the compiler's order): the unfilled reads'
   // footprint is read for either.

@@ -63,6 +63,7 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   tensor_copies += other.tensor_copies;
   tensor_bytes += other.tensor_bytes;
   mbarrier_arrivals += other.mbarrier_arrivals;
+  mbarrier_arrivals_with_bytes += other.mbarrier_arrivals_with_bytes;
   mbarrier_phases += other.mbarrier_phases;
   mbarrier_waits += other.mbarrier_waits;
   bulk_copies_in_flight_at_issue += other.bulk_copies_in_flight_at_issue;
@@ -72,6 +73,17 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   ldmatrix_calls += other.ldmatrix_calls;
   ldmatrix_matrices += other.ldmatrix_matrices;
   mma_calls += other.mma_calls;
+  wgmma_calls += other.wgmma_calls;
+  wgmma_fences += other.wgmma_fences;
+  wgmma_commits += other.wgmma_commits;
+  wgmma_waits += other.wgmma_waits;
+  wgmma_groups_at_waits += other.wgmma_groups_at_waits;
+  wgmma_never_waited += other.wgmma_never_waited;
+  if (wgmma_partial_warpgroup.empty()) wgmma_partial_warpgroup = other.wgmma_partial_warpgroup;
+  if (wgmma_first_desc_a == 0 && wgmma_first_desc_b == 0) {
+    wgmma_first_desc_a = other.wgmma_first_desc_a;
+    wgmma_first_desc_b = other.wgmma_first_desc_b;
+  }
   for (int kind = 0; kind < kAccessKinds; ++kind) requests[kind] += other.requests[kind];
   for (const auto& [key, site] : other.sites) {
     AccessSite& mine = sites.try_emplace(key, AccessSite{site.pc, site.kind, 0, {}}).first->second;

@@ -31,14 +31,6 @@ constexpr std::size_t kMaxCopiesInPhase = 4096;
 
 unsigned block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
 
-// "full[1]" or "bar": the barrier as the kernel names it, from the program's symbols.
-std::string barrier_name(const Worker& worker, const void* address) {
-  const SharedVariable variable = shared_variable_at(worker.shared, address);
-  if (variable.bytes == 0) return "at " + hex(address);
-  const auto offset = static_cast<std::size_t>(static_cast<const std::byte*>(address) - variable.begin);
-  if (variable.bytes <= 8) return variable.name;
-  return variable.name + "[" + std::to_string(offset / 8) + "]";
-}
 
 BlockMbarrier* find_mbarrier(Worker& worker, const void* address) {
   for (BlockMbarrier& barrier : worker.mbarriers) {
@@ -84,6 +76,25 @@ std::string landing_race_hint(const Worker& worker) {
            "such arrival ends a phase before its copy, so the copies land a phase later than the waits expect. "
            "Only the thread that issues a copy arrives on its barrier (barrier_arrive_tx, with the bytes); the "
            "threads that read the tile only wait for the phase (wait_parity).";
+  }
+  // Two arrivals with bytes that completed two phases with no wait between them: one fill
+  // counted as two phases, the waits' parity behind.
+  for (const BlockMbarrier& barrier : worker.mbarriers) {
+    if (!barrier.byte_arrivals_without_wait) continue;
+    const auto& [first, second] = *barrier.byte_arrivals_without_wait;
+    const auto at = [&worker](const BlockMbarrier::ByteArrival& arrival) {
+      return "thread " + format_index(worker.threads[arrival.thread]->index) + " at " +
+             project_relative(arrival.file) + ":" + std::to_string(arrival.line) + " (phase " +
+             std::to_string(arrival.phase) + ")";
+    };
+    return "\nLikely cause: the barrier " + barrier_name(worker, barrier.address) +
+           " took two arrivals with bytes (barrier_arrive_tx), by " + at(first) + " and by " + at(second) +
+           ", with no thread waiting on it between them, and each completed a phase (its count is " +
+           std::to_string(barrier.expected) +
+           "). One fill of a buffer completed two phases where the waits count one a fill, so the waits' parity "
+           "falls behind the phases: a wait returns once the first arrival's bytes are in, with the rest still in "
+           "flight. The thread that fills a buffer arrives once, after all of the fill's copies, with all of "
+           "their bytes.";
   }
   if (worker.stats.mbarrier_waits_on_a_past_phase > 0) {
     return "\nLikely cause: a wait returned at once on a phase that had completed before, while this copy's phase was "
@@ -146,6 +157,7 @@ std::uint64_t unseen_copies(const Worker& worker, unsigned self) {
 // completed phases land.
 void finish_wait(Worker& worker, const ThreadState& thread, BlockMbarrier& barrier) {
   ++worker.stats.mbarrier_waits;
+  barrier.waited_since_byte_arrival = true;
   barrier.seen[thread.linear_index] = std::max(barrier.seen[thread.linear_index], barrier.phase);
   release_on_wait(worker, thread.linear_index, barrier);
 }
@@ -345,6 +357,15 @@ void expect_bytes(Worker& worker, BlockMbarrier& barrier, std::ptrdiff_t transac
 
 }  // namespace
 
+// "full[1]" or "bar": the barrier as the kernel names it, from the program's symbols.
+std::string barrier_name(const Worker& worker, const void* address) {
+  const SharedVariable variable = shared_variable_at(worker.shared, address);
+  if (variable.bytes == 0) return "at " + hex(address);
+  const auto offset = static_cast<std::size_t>(static_cast<const std::byte*>(address) - variable.begin);
+  if (variable.bytes <= 8) return variable.name;
+  return variable.name + "[" + std::to_string(offset / 8) + "]";
+}
+
 void mbarrier_init(const void* address, std::ptrdiff_t expected, const char* file, int line) {
   ThreadState& thread = require_thread("init(&barrier, count)", file, line);
   note_call_site(thread, file, line);
@@ -406,9 +427,19 @@ std::uint64_t mbarrier_arrive(const void* address, std::ptrdiff_t count, std::pt
                 ErrorKind::mbarrier);
   }
   expect_bytes(worker, barrier, transaction_bytes, api, file, line);
+  if (transaction_bytes > 0) {
+    const BlockMbarrier::ByteArrival arrival{thread.linear_index, file, line, barrier.phase};
+    if (barrier.last_byte_arrival && !barrier.waited_since_byte_arrival &&
+        barrier.last_byte_arrival->phase < arrival.phase && !barrier.byte_arrivals_without_wait) {
+      barrier.byte_arrivals_without_wait = std::pair{*barrier.last_byte_arrival, arrival};
+    }
+    barrier.last_byte_arrival = arrival;
+    barrier.waited_since_byte_arrival = false;
+  }
   release_on_arrive(worker, thread.linear_index, barrier);
   barrier.pending -= static_cast<std::uint32_t>(count);
   ++worker.stats.mbarrier_arrivals;
+  if (transaction_bytes > 0) ++worker.stats.mbarrier_arrivals_with_bytes;
   if (transaction_bytes == 0 && barrier.copies.empty() && barrier.expected_bytes == 0 && barrier.completable() &&
       !barrier.empty_arrival) {
     barrier.empty_arrival = BlockMbarrier::EmptyArrival{thread.linear_index, file, line, barrier.phase};

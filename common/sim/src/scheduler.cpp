@@ -256,6 +256,9 @@ class BlockRunner {
       thread.status = ThreadStatus::ready;
       thread.error = nullptr;
       thread.copies.clear();
+      thread.wgmmas.clear();
+      thread.wgmma_groups = 0;
+      thread.wgmma_fenced = false;
       thread.last_seen = LastSeen{};
       thread.global_accesses = 0;
       thread.cp_async_issued = 0;
@@ -338,6 +341,7 @@ class BlockRunner {
     finish_block_mbarriers(worker_);
     finish_block_fma_notes(worker_, block_linear_, thread_count_);
     finish_block_last_store(worker_, block_linear_);
+    finish_block_wgmmas(worker_, thread_count_);
     std::uint64_t threads_with_pending = 0, pending = 0;
     for (unsigned i = 0; i < thread_count_; ++i) {
       const AsyncCopyQueue& copies = worker_.threads[i]->copies;

@@ -23,13 +23,15 @@ const char* name(WarpOp op) {
     case WarpOp::ldmatrix: return "ldmatrix";
     case WarpOp::ldmatrix_trans: return "ldmatrix.trans";
     case WarpOp::mma_m16n8k16_bf16: return "mma.sync.m16n8k16 (bf16)";
+    case WarpOp::wgmma: return "wgmma.mma_async";
   }
   return "?";
 }
 
 // The tensor cores' .sync.aligned instructions: no mask, every lane of the warp.
 bool is_aligned(WarpOp op) {
-  return op == WarpOp::ldmatrix || op == WarpOp::ldmatrix_trans || op == WarpOp::mma_m16n8k16_bf16;
+  return op == WarpOp::ldmatrix || op == WarpOp::ldmatrix_trans || op == WarpOp::mma_m16n8k16_bf16 ||
+         op == WarpOp::wgmma;
 }
 
 std::string hex_mask(std::uint32_t mask) {
@@ -222,6 +224,9 @@ void meet_warp(ThreadState& thread, const WarpArrival& arrival) {
         break;
       case WarpOp::mma_m16n8k16_bf16:
         complete_mma(meeting, worker);
+        break;
+      case WarpOp::wgmma:
+        complete_wgmma(meeting, worker, warp);
         break;
       default:
         complete(meeting, warp, file, line);

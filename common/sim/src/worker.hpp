@@ -89,6 +89,21 @@ struct LastSeen {
   bool access_is_latest = false;  // the access came after the simulator call
 };
 
+// A wgmma issued by a thread and not yet waited for (wgmma.cpp): its accumulators, the
+// result they get at the wait, its group (-1 until a commit), and the chunks it read at
+// issue with their values, read again at the wait.
+struct PendingWgmma {
+  float* d = nullptr;
+  int n = 0;
+  std::vector<float> result;
+  long long group = -1;
+  int chunks = 0;
+  const void* addresses[kWgmmaMaxChunks] = {};
+  std::uint32_t values[kWgmmaMaxChunks][4] = {};
+  const char* file = nullptr;
+  int line = 0;
+};
+
 struct ThreadState {
   Worker* worker = nullptr;
   unsigned linear_index = 0;
@@ -102,6 +117,11 @@ struct ThreadState {
   std::vector<const void*> barriers_passed;
   std::exception_ptr error;
   AsyncCopyQueue copies;
+  // Its wgmmas not yet waited for, oldest first; the groups it committed; whether it
+  // has fenced (wgmma.cpp).
+  std::deque<PendingWgmma> wgmmas;
+  long long wgmma_groups = 0;
+  bool wgmma_fenced = false;
   LastSeen last_seen;
   // Its accesses to device memory so far (loads, stores, cp.async sources), for a fault's
   // evidence (wb::Fault::earlier_accesses).
@@ -374,6 +394,19 @@ struct BlockMbarrier {
     std::uint64_t phase = 0;
   };
   std::optional<EmptyArrival> empty_arrival;
+  // The latest arrival that gave its phase bytes to expect, whether a thread has waited on
+  // the barrier since, and the first two such arrivals that completed two phases with no
+  // wait between them: one fill of a buffer counted as two phases, so that the waits, one
+  // a fill, fall behind the phases.
+  struct ByteArrival {
+    unsigned thread = 0;
+    const char* file = nullptr;
+    int line = 0;
+    std::uint64_t phase = 0;
+  };
+  std::optional<ByteArrival> last_byte_arrival;
+  bool waited_since_byte_arrival = false;
+  std::optional<std::pair<ByteArrival, ByteArrival>> byte_arrivals_without_wait;
 
   bool completable() const { return pending == 0 && brought_bytes == expected_bytes; }
   // What the arrivals so far released (per thread, the epoch known), and what the phase
@@ -461,6 +494,7 @@ struct Worker {
   const void* last_load_pc = nullptr;
   std::uint64_t block_bulk_copies = 0;  // bulk and tensor copies the running block issued
   std::vector<const void*> bulk_copy_sites;  // where the running block issued them
+  std::vector<std::uint64_t> warp_wgmmas;     // per warp of the running block: its wgmmas (wgmma.cpp)
 
   // Gives the worker exactly `count` fibers on fresh stacks (none for 0).
   void provide_threads(std::size_t count, std::size_t stack_bytes);
@@ -732,6 +766,8 @@ std::string describe_stuck_mbarriers(const Worker& worker, unsigned threads);
 // of the running block's bulk or tensor copies, with what the barrier's waits suggest;
 // "" otherwise.
 std::string bulk_copy_race_note(const Worker& worker, const void* write_pc);
+// "full[1]" or "bar": an mbarrier as the kernel names it, from the program's symbols.
+std::string barrier_name(const Worker& worker, const void* address);
 
 // Why `source` is not a readable range of `bytes` bytes of device memory, in a learner's
 // words, and which kind of mistake that is (async_copy.cpp).
@@ -790,6 +826,11 @@ void meet_warp(ThreadState& thread, const WarpArrival& arrival);
 // lanes have all arrived, computed by the last of them (`warp` of the running block).
 void complete_ldmatrix(WarpRendezvous& meeting, Worker& worker, unsigned warp);
 void complete_mma(WarpRendezvous& meeting, Worker& worker);
+// wgmma.cpp: every lane's accumulators of a wgmma its warp's lanes all issued.
+void complete_wgmma(WarpRendezvous& meeting, Worker& worker, unsigned warp);
+// wgmma.cpp: at a block's end, the wgmmas never waited for and the warpgroups whose warps
+// issued different numbers.
+void finish_block_wgmmas(Worker& worker, unsigned threads);
 
 
 }  // namespace wb::sim

@@ -125,8 +125,8 @@ wb_wrong_kernel(full_wait_parity_not_flipped
 # The warp releases the stage before it reads it: the arrival right after the full wait.
 wb_wrong_kernel(stage_released_before_the_reads
   STEP 3
-  FIND "    full[stage].wait_parity(parity);\n    //! [step 3b hole]\n    warp_mma_k_tile(smem_a, smem_b, SwizzledStage{}, warp_m, warp_n, lane, acc);\n    //! [step 3c hole]\n    __syncwarp();  // the warp's reads of the stage are all done\n    if (lane == 0) (void)empty[stage].arrive();\n"
-  REPLACE "    full[stage].wait_parity(parity);\n    if (lane == 0) (void)empty[stage].arrive();\n    //! [step 3b hole]\n    warp_mma_k_tile(smem_a, smem_b, SwizzledStage{}, warp_m, warp_n, lane, acc);\n    //! [step 3c hole]\n"
+  FIND "    full[stage].wait_parity(parity);\n    //! [step 3b hole]\n    tiles.multiply(smem_a, smem_b, acc);\n    //! [step 3c hole]\n    __syncwarp();  // the warp's reads of the stage are all done\n    if (lane == 0) (void)empty[stage].arrive();\n"
+  REPLACE "    full[stage].wait_parity(parity);\n    if (lane == 0) (void)empty[stage].arrive();\n    //! [step 3b hole]\n    tiles.multiply(smem_a, smem_b, acc);\n    //! [step 3c hole]\n"
   EXPECT "step 3.*Likely cause: the release this thread waited for came right before the read, not after it")
 
 # Only the first half of each operand's tile copied; the arrival still expects all four boxes.
@@ -163,3 +163,83 @@ wb_wrong_kernel(a_fragments_eight_rows_apart
   FIND "      const int i_col = warp_m + i * kMmaM + (matrix % 2) * 8;"
   REPLACE "      const int i_col = warp_m + i * kMmaN + (matrix % 2) * 8;"
   EXPECT "step 1.*C is exactly the product in which A's fragments start 8 rows apart instead of 16")
+
+# The accumulators stored row-major, row * n + col, where C is column-major.
+wb_wrong_kernel(store_row_major
+  STEP 1
+  FIND "if (row < m && col < n) gmem_c[row + static_cast<std::size_t>(col) * m] = acc[i][j][e];"
+  REPLACE "if (row < m && col < n) gmem_c[static_cast<std::size_t>(row) * n + col] = acc[i][j][e];"
+  EXPECT "step 1.*C is exactly what a row-major store leaves")
+
+# The chunk counted along the whole k-row (0 to 15), not within its line of 64: the
+# chunks of elements 64-127 run into the next line.
+wb_wrong_kernel(chunk_counted_along_the_k_row
+  STEP 2
+  FIND "chunk = (element % kLineElements / kChunk) ^ (kk % 8);"
+  REPLACE "chunk = (element / kChunk) ^ (kk % 8);"
+  EXPECT "step 2.*Likely cause: swizzled follows, for every element, the layout whose chunk is element / 8")
+
+# An arrival with bytes after each half's two copies: a stage's fill completes two phases,
+# and the waits' parity, one a use, falls behind.
+wb_wrong_kernel(two_arrivals_a_stage
+  STEP 3
+  FIND "                                                  tile_n + half * kLineElements, k0, full);\n  }\n  (void)cuda::device::barrier_arrive_tx(full, 1, kStageBytes);"
+  REPLACE "                                                  tile_n + half * kLineElements, k0, full);\n    (void)cuda::device::barrier_arrive_tx(full, 1, kStageBytes / 2);\n  }"
+  EXPECT "step 3.*Likely cause: the barrier full\\[0\\] took two arrivals with bytes")
+
+# Step 4: the stride byte offset counted in bf16 elements (8 lines of 64), not bytes.
+wb_wrong_kernel(descriptor_stride_in_elements
+  STEP 4
+  FIND "kBoxBytes, 8 * kLineBytes,"
+  REPLACE "kBoxBytes, 8 * kLineElements,"
+  EXPECT "step 4.*Likely cause: the first wgmma's descriptor of A gives a stride byte offset of 512")
+
+# Step 4: the leading byte offset counted in bf16 elements: B's second box 4096 bytes on.
+wb_wrong_kernel(descriptor_leading_offset_in_elements
+  STEP 4
+  FIND "smem_tile + kk * kLineElements, kBoxBytes,"
+  REPLACE "smem_tile + kk * kLineElements, kBoxElements,"
+  EXPECT "step 4.*Likely cause: the first wgmma's descriptor of B gives a leading byte offset of 4096")
+
+# Step 4: the descriptors say no swizzle, where the TMA swizzled the stages in 128 bytes.
+wb_wrong_kernel(descriptor_without_the_swizzle
+  STEP 4
+  FIND "wb::Swizzle::bytes128);"
+  REPLACE "wb::Swizzle::none);"
+  EXPECT "step 4.*Likely cause: the first wgmma's descriptor of A gives no swizzle")
+
+# Step 4: no wait for the k-tile's group: the accumulators are stored still pending.
+wb_wrong_kernel(wgmma_wait_left_out
+  STEP 4
+  FIND "    wb::wgmma_wait_group<0>(acc);  // the products done, the stage read: it may be released\n"
+  REPLACE ""
+  EXPECT "step 4.*accumulators read before their wgmma completed")
+
+# Step 4: the wait leaves the k-tile's group in flight, and the stage is released while the
+# tensor cores still read it.
+wb_wrong_kernel(wgmma_wait_leaves_the_group_in_flight
+  STEP 4
+  FIND "wb::wgmma_wait_group<0>(acc);"
+  REPLACE "wb::wgmma_wait_group<1>(acc);"
+  EXPECT "step 4.*the shared memory that a wgmma of this thread read .* changed before the wait on it")
+
+# Step 4: no fence before the wgmmas.
+wb_wrong_kernel(wgmma_fence_left_out
+  STEP 4
+  FIND "    wb::wgmma_fence();  // the accumulators' zeros"
+  REPLACE "    // the accumulators' zeros"
+  EXPECT "step 4.*wgmma with no wgmma_fence\\(\\) before it")
+
+# Step 4: each wgmma replaces the accumulators instead of adding to them.
+wb_wrong_kernel(wgmma_not_accumulating
+  STEP 4
+  FIND "k_slice_descriptor(smem_b, kk), true);"
+  REPLACE "k_slice_descriptor(smem_b, kk), false);"
+  EXPECT "step 4.*C is exactly the product of the last 16 of K alone.*scale-d")
+
+# Step 4: both warpgroups read A's first box.
+wb_wrong_kernel(warpgroups_share_a_box
+  STEP 4
+  FIND "k_slice_descriptor(smem_a + warpgroup * kBoxElements, kk)"
+  REPLACE "k_slice_descriptor(smem_a, kk)"
+  EXPECT "step 4.*C is exactly the product in which both warpgroups read A's first box")

@@ -35,6 +35,7 @@ enum class ErrorKind {
   after_the_commit,        ///< a shared store made after its thread's producer_commit(), read after another's consumer_wait()
   mbarrier,                ///< an mbarrier's phase that can never complete, or arrivals beyond its count
   tensor_map,              ///< a bulk or tensor copy, or a tensor map, that breaks the TMA's rules
+  wgmma,                   ///< a wgmma's descriptor, fence, commit or wait against its rules
 };
 
 /// Two threads' writes to one shared word between the same two barriers

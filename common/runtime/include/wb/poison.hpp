@@ -1,7 +1,7 @@
 /// \file
 /// Poison: bit patterns that say where a wrong value came from.
 ///
-/// Four kinds, each for one mistake, which the graders name when they find it:
+/// Five kinds, each for one mistake, which the graders name when they find it:
 ///
 /// | kind      | what it marks |
 /// | --------- | ------------- |
@@ -9,6 +9,7 @@
 /// | in_flight | an asynchronous copy's destination (cp.async, a bulk or tensor copy) read before the copy landed (the simulator writes it at issue and the data only at the wait) |
 /// | stale     | shared memory no copy of this block has written yet (the simulator refills the block's cp.async destinations with it between blocks) |
 /// | guard     | the bands around an output buffer, to catch out-of-bounds stores |
+/// | pending   | the accumulators of a `wgmma` read before its `wgmma_wait_group` (the simulator writes it into them at issue and the product only at the wait) |
 ///
 /// Each element type has a pattern of its own for each kind: `pattern<T>(kind)`, and
 /// `matches<T>(value, kind)` or `kind_of(value)` to recognise one.
@@ -16,7 +17,7 @@
 /// Everything starts from one 16-bit value per kind, chosen to be a quiet NaN both as an
 /// IEEE half (exponent 0x1F, quiet bit 0x0200) and as a bfloat16 (exponent 0xFF, quiet
 /// bit 0x0040), with a 6-bit payload that names the kind:
-/// unwritten 0x7FED, in_flight 0x7FE5, stale 0x7FDE, guard 0x7FCD.
+/// unwritten 0x7FED, in_flight 0x7FE5, stale 0x7FDE, guard 0x7FCD, pending 0x7FD5.
 /// The 32-bit word of a kind is that value twice (0x7FED7FED): a quiet float NaN whose
 /// two halves are the 16-bit pattern. The simulator fills shared memory with the word,
 /// so a kernel that reads it as float, `__half` or `__nv_bfloat16`, at any 2-byte offset,
@@ -44,23 +45,25 @@
 /// Poison: the bit patterns that say where a wrong value came from (poison.hpp).
 namespace wb::poison {
 
-/// The four kinds of poison, one for each mistake they reveal.
+/// The five kinds of poison, one for each mistake they reveal.
 enum class Kind {
   unwritten,  ///< an output element the kernel never stored
   in_flight,  ///< an asynchronous copy's destination read before it landed
   stale,      ///< shared memory no copy of this block has written yet
   guard,      ///< the bands around an output, to catch stores out of bounds
+  pending,    ///< an asynchronous product's accumulators read before its wait
 };
 /// Every kind, for loops.
-inline constexpr Kind kKinds[] = {Kind::unwritten, Kind::in_flight, Kind::stale, Kind::guard};
+inline constexpr Kind kKinds[] = {Kind::unwritten, Kind::in_flight, Kind::stale, Kind::guard, Kind::pending};
 
-/// The kind in words: "unwritten", "in flight", "stale" or "guard".
+/// The kind in words: "unwritten", "in flight", "stale", "guard" or "pending".
 inline const char* name(Kind kind) {
   switch (kind) {
     case Kind::unwritten: return "unwritten";
     case Kind::in_flight: return "in flight";
     case Kind::stale: return "stale";
     case Kind::guard: return "guard";
+    case Kind::pending: return "pending";
   }
   return "?";
 }
@@ -71,6 +74,7 @@ inline constexpr std::uint16_t unwritten_half = 0x7FEDu;  ///< unwritten
 inline constexpr std::uint16_t in_flight_half = 0x7FE5u;  ///< in flight
 inline constexpr std::uint16_t stale_half = 0x7FDEu;      ///< stale
 inline constexpr std::uint16_t guard_half = 0x7FCDu;      ///< guard
+inline constexpr std::uint16_t pending_half = 0x7FD5u;    ///< pending
 /// \}
 
 /// A 16-bit value twice, as a 32-bit word (0x7FED becomes 0x7FED7FED).
@@ -82,6 +86,7 @@ inline constexpr std::uint32_t unwritten = twice(unwritten_half);  ///< 0x7FED7F
 inline constexpr std::uint32_t in_flight = twice(in_flight_half);  ///< 0x7FE57FE5
 inline constexpr std::uint32_t stale = twice(stale_half);          ///< 0x7FDE7FDE
 inline constexpr std::uint32_t guard = twice(guard_half);          ///< 0x7FCD7FCD
+inline constexpr std::uint32_t pending = twice(pending_half);      ///< 0x7FD57FD5
 /// \}
 
 /// The 32-bit word of a kind.
@@ -91,6 +96,7 @@ constexpr std::uint32_t word(Kind kind) {
     case Kind::in_flight: return in_flight;
     case Kind::stale: return stale;
     case Kind::guard: return guard;
+    case Kind::pending: return pending;
   }
   return 0;
 }

@@ -8,6 +8,7 @@
 ///     wb/layout.hpp         wb::Layout, col_major, row_major, wb::Int<N>
 ///     wb/shared_memory.hpp  WB_DYNAMIC_SHARED(type, name)
 ///     wb/tensor_core.hpp    wb::ldmatrix_x1/x2/x4 (and _trans), wb::mma_m16n8k16_bf16
+///     wb/wgmma.hpp          wb::matrix_descriptor, wb::wgmma_m64n128k16_bf16, fence, commit, wait (sm_90a)
 ///     wb/timer.hpp          wb::median_milliseconds, wb::gpu_available
 #pragma once
 
@@ -23,4 +24,5 @@
 #include "wb/poison.hpp"
 #include "wb/shared_memory.hpp"
 #include "wb/tensor_core.hpp"
+#include "wb/wgmma.hpp"
 #include "wb/timer.hpp"

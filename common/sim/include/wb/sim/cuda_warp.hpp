@@ -19,7 +19,7 @@
 
 namespace wb::sim {
 
-// The last three are the tensor cores' warp-wide instructions (wb/tensor_core.hpp, the
+// The last four are the tensor cores' warp-wide instructions (wb/tensor_core.hpp, the
 // models in common/sim/src/tensor_core.cpp): .sync.aligned, they take no mask, and every
 // lane of the warp must execute the same one.
 enum class WarpOp {
@@ -33,7 +33,8 @@ enum class WarpOp {
   all,
   ldmatrix,
   ldmatrix_trans,
-  mma_m16n8k16_bf16
+  mma_m16n8k16_bf16,
+  wgmma
 };
 
 // Meets the other lanes of `mask` at a `op`; `operand` (bytes <= 16) is this lane's

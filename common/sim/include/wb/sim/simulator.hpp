@@ -336,6 +336,9 @@ struct LaunchStats {
   std::uint64_t tensor_copies = 0;
   std::uint64_t tensor_bytes = 0;
   std::uint64_t mbarrier_arrivals = 0;  // arrive() calls, each thread's counted
+  // Of them, those that also gave the phase bytes to expect (barrier_arrive_tx with a
+  // count above 0): a producer's one arrival a stage's use.
+  std::uint64_t mbarrier_arrivals_with_bytes = 0;
   std::uint64_t mbarrier_phases = 0;    // phases completed
   std::uint64_t mbarrier_waits = 0;     // wait(token) and wait_parity(p), each thread's counted
   // At each bulk or tensor copy, the block's copies that its issuing thread had not yet
@@ -356,6 +359,21 @@ struct LaunchStats {
   std::uint64_t ldmatrix_calls = 0;
   std::uint64_t ldmatrix_matrices = 0;
   std::uint64_t mma_calls = 0;
+  // wgmma.mma_async, each counted once per warp (4 a warpgroup); the fences, commits and
+  // waits, each thread's counted; the committed groups in flight at each wait, summed
+  // (over wgmma_waits: 1 where each wait leaves none behind it); the wgmmas a thread never
+  // waited for before its block ended; and the first warpgroup whose warps did not all
+  // issue the same wgmmas (empty: none).
+  std::uint64_t wgmma_calls = 0;
+  std::uint64_t wgmma_fences = 0;
+  std::uint64_t wgmma_commits = 0;
+  std::uint64_t wgmma_waits = 0;
+  std::uint64_t wgmma_groups_at_waits = 0;
+  std::uint64_t wgmma_never_waited = 0;
+  std::string wgmma_partial_warpgroup;
+  // The descriptors of the launch's first wgmma (0: none).
+  std::uint64_t wgmma_first_desc_a = 0;
+  std::uint64_t wgmma_first_desc_b = 0;
   // wb::note_fmas() calls, each thread's counted, and of them those that found the
   // thread's reads of the next fragments already made (fma_note.cpp); the first thread
   // of the launch's lowest block whose FMAs did not.
@@ -577,5 +595,32 @@ void ldmatrix(int matrices, bool transposed, const void* row_bytes, unsigned* re
 // mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32: this lane's fragments of A (4
 // registers), B (2) and C (4 floats) in, its fragment of D (4 floats) out.
 void mma_m16n8k16_bf16(float* d, const unsigned* a, const unsigned* b, const float* c, const char* file, int line);
+
+// ---------------------------------------------------------------------------------
+// Hopper's warpgroup MMA (wb/wgmma.hpp; the model is in common/sim/src/wgmma.cpp). Each
+// wgmma is a rendezvous of its warp's 32 lanes, the warp computing its 16 rows of the
+// warpgroup's 64; its operands' chunks are read by the lanes in the kernel's own code.
+
+// The most 16-byte chunks one lane reads for one wgmma (m64n256k16: 1 of A, 16 of B).
+inline constexpr int kWgmmaMaxChunks = 17;
+// A matrix descriptor: the start's offset in the dynamic shared memory (the simulator's
+// shared window), the byte offsets and the layout, in the hardware's bits.
+std::uint64_t wgmma_descriptor(const void* start, std::uint32_t leading_byte_offset, std::uint32_t stride_byte_offset,
+                               unsigned layout, const char* file, int line);
+void wgmma_fence(const char* file, int line);
+void wgmma_commit(const char* file, int line);
+// The chunks of A and B this lane reads for an m64nNk16 wgmma (their addresses, through
+// the descriptors); returns how many.
+int wgmma_chunks(std::uint64_t desc_a, std::uint64_t desc_b, int n, const void** addresses, const char* file,
+                 int line);
+// Issues it, with the chunks' values as the lane read them: `d` (N / 2 floats) takes the
+// pending poison until the wait.
+void wgmma_issue(float* d, int n, std::uint64_t desc_a, std::uint64_t desc_b, bool accumulate, const void* chunks,
+                 const char* file, int line);
+// wgmma.wait_group `pending`: how many of the thread's wgmmas complete now, oldest first;
+// for each, the lane reads its chunks again (wgmma_front_chunks) and completes it.
+int wgmma_wait_begin(int pending, const char* file, int line);
+int wgmma_front_chunks(const void** addresses);
+void wgmma_complete_front(const void* chunks, const char* file, int line);
 
 }  // namespace wb::sim
