@@ -193,6 +193,13 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
   // twice, and one past a tile's edge:
   // block (x, y) reads rows tile_m * x of A and tile_n * y of B, across every k.
   const auto explain_fault = [&](const Error& error) -> std::string {
+#if WB_BACKEND_SIM
+    // Barrier counts or descriptors read off the failed run's trace so far: a descriptor
+    // that points outside its stage fails as a race or an overrun before C is read.
+    if (check.barrier_counts) {
+      if (std::string cause = check.barrier_counts(sim::last_launch_stats()); !cause.empty()) return cause;
+    }
+#endif
     if (!error.fault()) return "";
     if (error.kind() == ErrorKind::misaligned) {
       for (const FragmentReads& reads : check.fragment_reads) {

@@ -86,10 +86,11 @@ struct GemmCheck {
   // before the models (empty: none).
   std::function<std::string(const std::vector<float>& c, const GemmRun& run, double tolerance)> store_readings;
 #if WB_BACKEND_SIM
-  // The step's reading of its barriers' counts in a failing run ("" where they are the
-  // step's), tried before a read in flight is read against the waits' phases: an arrival
-  // too many completes phases early, which the waits' parity would otherwise be blamed
-  // for (empty: none).
+  // The step's reading of its trace's counts in a failing run, its barriers' arrivals and
+  // its wgmma descriptors ("" where they are the step's): tried first on a kernel that
+  // failed, and before a read in flight is read against the waits' phases on a wrong C
+  // (an arrival too many completes phases early, which the waits' parity would otherwise
+  // be blamed for; empty: none).
   std::function<std::string(const sim::LaunchStats&)> barrier_counts;
   std::function<::testing::AssertionResult(const sim::LaunchStats&)> technique;
   std::function<void(const sim::LaunchStats&)> on_success;
