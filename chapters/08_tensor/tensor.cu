@@ -405,6 +405,18 @@ CUtensorMap operand_map(const bf16* gmem_operand, int rows, int k) {
 }
 //! [operand map]
 
+// Steps 3 and 4: the operands' tensor maps, and the ring's kernel with the step's Tiles.
+template <class Tiles>
+void launch_ring(const char* function, const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, int n, int k) {
+  require_shape(function, m, n, k);
+  require_hopper(function);
+  const CUtensorMap map_a = operand_map(gmem_a, m, k);
+  const CUtensorMap map_b = operand_map(gmem_b, n, k);
+  const std::size_t shared_bytes = kSwizzleAlignment + static_cast<std::size_t>(kStageBytes) * kRingStages;
+  wb::launch(gemm_tma_kernel<Tiles>, tile_grid(m, n), dim3(Tiles::kBlockThreads), shared_bytes, map_a, map_b,
+             gmem_c, m, n, k);
+}
+
 }  // namespace
 
 void round_to_bf16(const float* gmem_in, bf16* gmem_out, std::size_t count) {
@@ -433,23 +445,11 @@ void gemm_mma_swizzled(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, in
 }
 
 void gemm_mma_tma(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, int n, int k) {
-  require_shape("gemm_mma_tma", m, n, k);
-  require_hopper("gemm_mma_tma");
-  const CUtensorMap map_a = operand_map(gmem_a, m, k);
-  const CUtensorMap map_b = operand_map(gmem_b, n, k);
-  const std::size_t shared_bytes = kSwizzleAlignment + static_cast<std::size_t>(kStageBytes) * kRingStages;
-  wb::launch(gemm_tma_kernel<MmaSyncTiles>, tile_grid(m, n), dim3(kThreads), shared_bytes, map_a, map_b, gmem_c,
-             m, n, k);
+  launch_ring<MmaSyncTiles>("gemm_mma_tma", gmem_a, gmem_b, gmem_c, m, n, k);
 }
 
 void gemm_wgmma(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, int n, int k) {
-  require_shape("gemm_wgmma", m, n, k);
-  require_hopper("gemm_wgmma");
-  const CUtensorMap map_a = operand_map(gmem_a, m, k);
-  const CUtensorMap map_b = operand_map(gmem_b, n, k);
-  const std::size_t shared_bytes = kSwizzleAlignment + static_cast<std::size_t>(kStageBytes) * kRingStages;
-  wb::launch(gemm_tma_kernel<WgmmaTiles>, tile_grid(m, n), dim3(WgmmaTiles::kBlockThreads), shared_bytes, map_a,
-             map_b, gmem_c, m, n, k);
+  launch_ring<WgmmaTiles>("gemm_wgmma", gmem_a, gmem_b, gmem_c, m, n, k);
 }
 
 }  // namespace ch08

@@ -82,7 +82,7 @@ std::string landing_race_hint(const Worker& worker) {
   for (const BlockMbarrier& barrier : worker.mbarriers) {
     if (!barrier.byte_arrivals_without_wait) continue;
     const auto& [first, second] = *barrier.byte_arrivals_without_wait;
-    const auto at = [&worker](const BlockMbarrier::ByteArrival& arrival) {
+    const auto at = [&worker](const BlockMbarrier::EmptyArrival& arrival) {
       return "thread " + format_index(worker.threads[arrival.thread]->index) + " at " +
              project_relative(arrival.file) + ":" + std::to_string(arrival.line) + " (phase " +
              std::to_string(arrival.phase) + ")";
@@ -428,7 +428,7 @@ std::uint64_t mbarrier_arrive(const void* address, std::ptrdiff_t count, std::pt
   }
   expect_bytes(worker, barrier, transaction_bytes, api, file, line);
   if (transaction_bytes > 0) {
-    const BlockMbarrier::ByteArrival arrival{thread.linear_index, file, line, barrier.phase};
+    const BlockMbarrier::EmptyArrival arrival{thread.linear_index, file, line, barrier.phase};
     if (barrier.last_byte_arrival && !barrier.waited_since_byte_arrival &&
         barrier.last_byte_arrival->phase < arrival.phase && !barrier.byte_arrivals_without_wait) {
       barrier.byte_arrivals_without_wait = std::pair{*barrier.last_byte_arrival, arrival};

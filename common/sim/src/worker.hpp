@@ -384,9 +384,9 @@ struct BlockMbarrier {
   std::vector<std::uint64_t> landed_through{0};
   std::vector<std::uint64_t> seen;  // per thread: the phases its waits saw completed
   bool had_copies = false;          // a bulk or tensor copy has completed on it
-  // The first arrival that brought no bytes and completed a phase with no copy in it (the
-  // thread, its line, the phase): on a barrier that copies complete on, a thread that
-  // should only wait.
+  // An arrival: the thread, its line, the phase it arrived on. The first that brought no
+  // bytes and completed a phase with no copy in it: on a barrier that copies complete on,
+  // a thread that should only wait.
   struct EmptyArrival {
     unsigned thread = 0;
     const char* file = nullptr;
@@ -398,15 +398,9 @@ struct BlockMbarrier {
   // the barrier since, and the first two such arrivals that completed two phases with no
   // wait between them: one fill of a buffer counted as two phases, so that the waits, one
   // a fill, fall behind the phases.
-  struct ByteArrival {
-    unsigned thread = 0;
-    const char* file = nullptr;
-    int line = 0;
-    std::uint64_t phase = 0;
-  };
-  std::optional<ByteArrival> last_byte_arrival;
+  std::optional<EmptyArrival> last_byte_arrival;
   bool waited_since_byte_arrival = false;
-  std::optional<std::pair<ByteArrival, ByteArrival>> byte_arrivals_without_wait;
+  std::optional<std::pair<EmptyArrival, EmptyArrival>> byte_arrivals_without_wait;
 
   bool completable() const { return pending == 0 && brought_bytes == expected_bytes; }
   // What the arrivals so far released (per thread, the epoch known), and what the phase
