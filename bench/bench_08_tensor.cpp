@@ -33,6 +33,7 @@ const Kernel kKernels[] = {
     {"step 2, swizzled", ch08::gemm_mma_swizzled},
     {"step 3, TMA ring", ch08::gemm_mma_tma},
     {"step 4, wgmma", ch08::gemm_wgmma},
+    {"step 5, specialized", ch08::gemm_wgmma_specialized},
 };
 
 // Random A and B in [-1, 1), as bf16 on the device.
@@ -107,7 +108,7 @@ int main() {
     all_correct &= bench_shape(variant, shape, handle);
   }
   cublasDestroy(handle);
-  std::printf("  targets of the reference at 4096^3: step 1 >= 40%%, step 3 >= 50%% of cuBLAS\n");
+  std::printf("  targets of the reference at 4096^3: step 1 >= 40%%, step 3 >= 50%%, step 5 >= 80%% of cuBLAS\n");
   return all_correct ? 0 : 1;
 }
 

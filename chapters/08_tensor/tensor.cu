@@ -342,6 +342,27 @@ __device__ inline std::uint64_t k_slice_descriptor(const bf16* smem_tile, int kk
 }
 //! [k slice descriptor]
 
+//! [warpgroup store]
+// A warpgroup's 64 x N accumulators into C, its first row at `first_row`: thread t of warp
+// w holds, for each 8 columns j, acc[4 j + e]: row 16 (w % 4) + t / 4 (+ 8 for e >= 2) of
+// the 64, column 8 j + 2 (t % 4) + e % 2. Elements outside C are not stored.
+template <int Size>
+__device__ inline void store_warpgroup_accumulators(float* gmem_c, int m, int n, int first_row, int tile_n,
+                                                    const float (&acc)[Size]) {
+  const int lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
+  const int row0 = first_row + threadIdx.x / 32 % 4 * 16 + g;
+  WB_UNROLL
+  for (int j = 0; j < Size / 4; ++j) {
+    WB_UNROLL
+    for (int e = 0; e < 4; ++e) {
+      const int row = row0 + (e / 2) * 8;
+      const int col = tile_n + j * kMmaN + 2 * q + e % 2;
+      if (row < m && col < n) gmem_c[row + static_cast<std::size_t>(col) * m] = acc[4 * j + e];
+    }
+  }
+}
+//! [warpgroup store]
+
 //! [wgmma tiles]
 // Step 4's arithmetic: kWarpgroups warpgroups, each 64 rows of the tile (A's box
 // `warpgroup`) by its 128 columns (both of B's boxes), one wgmma m64n128k16 a 16 of K.
@@ -359,20 +380,8 @@ struct WgmmaTiles {
     // accumulators hold the sums and the stage may be released (about 8 lines)
   }
 
-  // Thread t of warp w holds, for each 8 columns j, acc[4 j + e]: row 16 (w % 4) + t / 4
-  // (+ 8 for e >= 2) of the warpgroup's 64, column 8 j + 2 (t % 4) + e % 2.
   __device__ void store(float* gmem_c, int m, int n, int tile_m, int tile_n, const Accumulators& acc) const {
-    const int lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
-    const int first_row = tile_m + warpgroup * 64 + threadIdx.x / 32 % 4 * 16 + g;
-    WB_UNROLL
-    for (int j = 0; j < kTileN / kMmaN; ++j) {
-      WB_UNROLL
-      for (int e = 0; e < 4; ++e) {
-        const int row = first_row + (e / 2) * 8;
-        const int col = tile_n + j * kMmaN + 2 * q + e % 2;
-        if (row < m && col < n) gmem_c[row + static_cast<std::size_t>(col) * m] = acc[4 * j + e];
-      }
-    }
+    store_warpgroup_accumulators(gmem_c, m, n, tile_m + warpgroup * 64, tile_n, acc);
   }
 };
 //! [wgmma tiles]
@@ -404,6 +413,87 @@ CUtensorMap operand_map(const bf16* gmem_operand, int rows, int k) {
   return map;
 }
 //! [operand map]
+
+// ---------------------------------------------------------------------------------
+// Step 5
+
+constexpr int kWideTileElements = (kTileM + kWideTileN) * kTileK;  // a stage: A's 128 x 64, B's 256 x 64
+constexpr int kWideStageBytes = static_cast<int>(sizeof(bf16)) * kWideTileElements;  // 48 KB
+constexpr int kConsumerWarps = 4 * kConsumerWarpgroups;
+constexpr int kSpecializedThreads = 128 * (1 + kConsumerWarpgroups);  // the producer's warpgroup, then the consumers'
+constexpr int kProducerRegisters = 40;   // what one thread issuing copies needs
+constexpr int kConsumerRegisters = 232;  // 128 accumulators and the loop's
+static_assert(128 * kProducerRegisters + 128 * kConsumerWarpgroups * kConsumerRegisters <= 65536,
+              "the warpgroups' registers fit the SM's 64K");
+
+//! [load wide stage]
+// The producer's fill of a stage: A's two boxes, B's four (64 x kTileK each, at their
+// places along m or n), then the arrival with the stage's bytes.
+__device__ inline void load_wide_stage(bf16* smem_stage, const CUtensorMap& map_a, const CUtensorMap& map_b,
+                                       int tile_m, int tile_n, int k0, Barrier& full) {
+  bf16* const smem_b = smem_stage + kTileM * kTileK;
+  for (int box = 0; box < kTileM / kLineElements; ++box) {
+    cde::cp_async_bulk_tensor_2d_global_to_shared(smem_stage + box * kBoxElements, &map_a,
+                                                  tile_m + box * kLineElements, k0, full);
+  }
+  for (int box = 0; box < kWideTileN / kLineElements; ++box) {
+    cde::cp_async_bulk_tensor_2d_global_to_shared(smem_b + box * kBoxElements, &map_b,
+                                                  tile_n + box * kLineElements, k0, full);
+  }
+  (void)cuda::device::barrier_arrive_tx(full, 1, kWideStageBytes);
+}
+//! [load wide stage]
+
+//! [step 5 kernel]
+// Warp specialization: the producer's warpgroup gives its registers back and one of its
+// threads keeps the ring of kWideStages stages full, waiting only for a stage's release
+// before its refill; each consumer warpgroup takes the registers, waits for a stage's
+// copies, issues its four wgmmas, and keeps that group in flight while it waits for the
+// previous k-tile's, whose stage it then releases. One block an SM: 192 KB of stages.
+__global__ void __launch_bounds__(kSpecializedThreads, 1)
+    gemm_specialized_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                            float* gmem_c, int m, int n, int k) {
+  WB_DYNAMIC_SHARED(unsigned char, smem_bytes);  // kSwizzleAlignment + kWideStages x kWideStageBytes
+  const auto unaligned = reinterpret_cast<std::uintptr_t>(smem_bytes);
+  auto* const smem = reinterpret_cast<bf16*>(smem_bytes + (kSwizzleAlignment - unaligned % kSwizzleAlignment) %
+                                                               kSwizzleAlignment);
+  const auto smem_stage = [&](int stage) { return smem + stage * kWideTileElements; };
+  WB_SHARED_LIBRARY_STATE
+  __shared__ Barrier full[kWideStages];   // full[s]: the copies of stage s's tile have landed
+  __shared__ Barrier empty[kWideStages];  // empty[s]: every consumer warp is done with stage s
+
+  if (threadIdx.x == 0) {
+    for (int stage = 0; stage < kWideStages; ++stage) {
+      init(&full[stage], 1);
+      init(&empty[stage], kConsumerWarps);
+    }
+    cde::fence_proxy_async_shared_cta();
+  }
+  __syncthreads();
+  const int tile_m = blockIdx.x * kTileM;
+  const int tile_n = blockIdx.y * kWideTileN;
+  const int k_tiles = (k + kTileK - 1) / kTileK;
+  const int warpgroup = threadIdx.x / 128;
+
+  if (warpgroup == 0) {
+    wb::setmaxnreg_decrease<kProducerRegisters>();
+    // TODO(step 5): the producer (thread 0 of warpgroup 0 only): for every k-tile, wait for its
+    // stage's release from the use before (empty barrier, from the second use of a stage on),
+    // then fill the stage with load_wide_stage (about 8 lines)
+    return;
+  }
+  wb::setmaxnreg_increase<kConsumerRegisters>();
+  const int consumer = warpgroup - 1;  // rows 64 consumer.. of the tile
+  const int lane = threadIdx.x % 32;
+  float acc[kWideTileN / 2] = {};
+  // TODO(step 5): the consumer's loop over the k-tiles: wait for the stage's copies, fence, one
+  // wgmma m64n256k16 for each 16 of K (this warpgroup's box of A, all of B), commit, wait
+  // until only this k-tile's group is in flight, and release the previous k-tile's stage (one
+  // arrival a warp, lane 0 after a __syncwarp()); after the loop, wait for the last group
+  // (about 16 lines)
+  store_warpgroup_accumulators(gmem_c, m, n, tile_m + consumer * 64, tile_n, acc);
+}
+//! [step 5 kernel]
 
 // Steps 3 and 4: the operands' tensor maps, and the ring's kernel with the step's Tiles.
 template <class Tiles>
@@ -450,6 +540,16 @@ void gemm_mma_tma(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, 
 
 void gemm_wgmma(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, int n, int k) {
   launch_ring<WgmmaTiles>("gemm_wgmma", gmem_a, gmem_b, gmem_c, m, n, k);
+}
+
+void gemm_wgmma_specialized(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, int n, int k) {
+  require_shape("gemm_wgmma_specialized", m, n, k);
+  require_hopper("gemm_wgmma_specialized");
+  const CUtensorMap map_a = operand_map(gmem_a, m, k);
+  const CUtensorMap map_b = operand_map(gmem_b, n, k);
+  const std::size_t shared_bytes = kSwizzleAlignment + static_cast<std::size_t>(kWideStageBytes) * kWideStages;
+  const dim3 grid((m + kTileM - 1) / kTileM, (n + kWideTileN - 1) / kWideTileN);
+  wb::launch(gemm_specialized_kernel, grid, dim3(kSpecializedThreads), shared_bytes, map_a, map_b, gmem_c, m, n, k);
 }
 
 }  // namespace ch08

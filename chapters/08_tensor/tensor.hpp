@@ -73,6 +73,17 @@ void gemm_mma_tma(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, 
 // and contract; a Hopper GPU with sm_90a's instructions.
 inline constexpr int kWarpgroups = 2;
 void gemm_wgmma(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, int n, int k);
+
+// Step 5: warp specialization. A block computes a 128x256 tile: warpgroup 0 is the
+// producer (one thread issues the TMA's copies into a ring of kWideStages stages and
+// waits only for their release), warpgroups 1 and 2 the consumers (64 rows each by the
+// 256 columns, one wgmma m64n256k16 a 16 of K, a k-tile's group kept in flight while the
+// next is issued). setmaxnreg moves registers from the producer to the consumers. Same
+// product and contract.
+inline constexpr int kWideTileN = 256;
+inline constexpr int kWideStages = 4;
+inline constexpr int kConsumerWarpgroups = 2;
+void gemm_wgmma_specialized(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, int n, int k);
 //! [interface]
 
 }  // namespace ch08

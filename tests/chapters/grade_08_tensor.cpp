@@ -86,6 +86,13 @@ const Step kStep4{
          "a store past the end of C: are the rows bounded by m and the columns by n?"},
     }};
 
+const Step kStep5{
+    8, 5, "warp specialization", kFile,
+    wb::grading::Causes{
+        {wb::ErrorKind::global_out_of_bounds,
+         "a store past the end of C: are the rows bounded by m and the columns by n?"},
+    }};
+
 const Step kStep3{
     8, 3, "TMA into an mbarrier ring", kFile,
     wb::grading::Causes{
@@ -531,6 +538,69 @@ std::string step3_barrier_counts(const wb::sim::LaunchStats& stats, const GemmSh
   return ::testing::AssertionSuccess();
 }
 
+// Step 5: the roles kept apart and the ring kept full. The producer's warpgroup gives
+// registers back and issues every copy (six a k-tile: A's two boxes, B's four), no
+// consumer warp copies, the consumers take registers and multiply (one wgmma a consumer
+// warpgroup for each 16 of K), keep a k-tile's group in flight while they wait for the
+// one before (2 in flight at most waits), and release each stage once, a warp at a time.
+::testing::AssertionResult specialized(const wb::sim::LaunchStats& stats, const GemmShape& shape) {
+  const std::uint64_t k_tiles = static_cast<std::uint64_t>(k_tiles_of(shape));
+  const std::uint64_t blocks = stats.blocks;
+  constexpr std::uint64_t kBoxes = (ch08::kTileM + ch08::kWideTileN) / ch08::kLineElements;  // 6
+  constexpr std::uint64_t kConsumerWarps = 4 * ch08::kConsumerWarpgroups;
+  if (!stats.wgmma_partial_warpgroup.empty()) return ::testing::AssertionFailure() << stats.wgmma_partial_warpgroup;
+  if (stats.tensor_copies != blocks * k_tiles * kBoxes || stats.cp_async_ops() + stats.bulk_copies > 0 ||
+      stats.of(wb::sim::AccessKind::shared_store).requests > 0) {
+    return ::testing::AssertionFailure()
+           << stats.tensor_copies << " tensor copies (and " << stats.cp_async_ops() << " cp.async, "
+           << stats.bulk_copies << " bulk copies, " << stats.of(wb::sim::AccessKind::shared_store).requests
+           << " shared store requests) for " << blocks * k_tiles << " k-tiles of the blocks': the stages are filled "
+           << "by the TMA alone, " << kBoxes << " boxes a k-tile (A's 2, B's 4).";
+  }
+  if (stats.wgmma_by_copying_warps > 0) {
+    return ::testing::AssertionFailure()
+           << stats.wgmma_by_copying_warps
+           << " wgmmas were issued by warps whose threads also issue the copies: the producer's warpgroup only "
+              "copies, and the consumers only multiply, so that neither waits on the other's work.";
+  }
+  const std::uint64_t expected = blocks * kConsumerWarps * k_tiles * (ch08::kTileK / ch08::kMmaK);
+  if (stats.mma_calls + stats.ldmatrix_calls > 0 || stats.wgmma_calls != expected) {
+    return ::testing::AssertionFailure()
+           << stats.wgmma_calls / 4 << " wgmma a warpgroup (and " << stats.mma_calls << " mma.sync) where "
+           << expected / 4 << " multiply the k-tiles: " << ch08::kConsumerWarpgroups
+           << " consumer warpgroups a block, " << ch08::kTileK / ch08::kMmaK << " wgmma m64n256k16 each a k-tile.";
+  }
+  if (stats.wgmma_never_waited > 0) {
+    return ::testing::AssertionFailure() << stats.wgmma_never_waited
+                                         << " wgmmas were never waited for: wgmma_wait_group<0> after the loop.";
+  }
+  if (stats.setmaxnreg_decreases != blocks * 128 || stats.setmaxnreg_increases != blocks * 128 * kConsumerWarpgroups) {
+    return ::testing::AssertionFailure()
+           << stats.setmaxnreg_decreases << " threads gave registers back (setmaxnreg_decrease) and "
+           << stats.setmaxnreg_increases << " took more (setmaxnreg_increase), for " << blocks
+           << " blocks: the producer's warpgroup (128 threads a block) decreases, every consumer warpgroup increases.";
+  }
+  // A consumer warp releases each stage it read once (all but the last k-tile's, which no
+  // copy follows), and the producer arrives once a k-tile.
+  const std::uint64_t arrivals = blocks * (k_tiles + kConsumerWarps * (k_tiles - 1));
+  if (stats.mbarrier_arrivals != arrivals) {
+    return ::testing::AssertionFailure()
+           << stats.mbarrier_arrivals << " arrivals on the ring's barriers where " << arrivals << " are the "
+           << "producer's one a k-tile and one a consumer warp for each k-tile but the last (released once its "
+              "group is done, lane 0 after a __syncwarp()).";
+  }
+  const double in_flight_groups =
+      static_cast<double>(stats.wgmma_groups_at_waits) / static_cast<double>(std::max<std::uint64_t>(stats.wgmma_waits, 1));
+  if (k_tiles >= 4 && in_flight_groups < 1.5) {
+    return ::testing::AssertionFailure()
+           << "the consumers' waits found " << wb::grading::two_decimals(in_flight_groups)
+           << " groups in flight on average, where a consumer keeps this k-tile's group running while it waits "
+              "for the previous one's (wgmma_wait_group<1>, then the previous stage's release): with "
+              "wgmma_wait_group<0> every k-tile's products and the next k-tile's issue take turns.";
+  }
+  return ::testing::AssertionSuccess();
+}
+
 // Step 4's descriptors, as the first wgmma gave them, against the ring's stages: 128-byte
 // swizzle, 8 lines of 128 bytes from one 8 k-rows to the next (the stride byte offset),
 // and B's two boxes kBoxBytes apart (its leading byte offset: A's warpgroup reads one box).
@@ -707,7 +777,7 @@ wb::grading::GemmCheck gemm_check(const Step& step, const GemmShape& shape) {
   check.step = step;
   check.shape = shape;
   check.tile_m = ch08::kTileM;
-  check.tile_n = ch08::kTileN;
+  check.tile_n = step.number == 5 ? ch08::kWideTileN : ch08::kTileN;
   check.tile_k = ch08::kTileK;
   check.step_wait = ch08::kStages - 2;
   check.input_rounding = bf16_rounded;
@@ -716,7 +786,8 @@ wb::grading::GemmCheck gemm_check(const Step& step, const GemmShape& shape) {
   const auto gemm = step.number == 1   ? ch08::gemm_mma
                     : step.number == 2 ? ch08::gemm_mma_swizzled
                     : step.number == 3 ? ch08::gemm_mma_tma
-                                       : ch08::gemm_wgmma;
+                    : step.number == 4 ? ch08::gemm_wgmma
+                                       : ch08::gemm_wgmma_specialized;
   check.run = [shape, gemm](const float* a, const float* b, float* c) {
     const auto [m, n, k] = shape;
     wb::DeviceBuffer<ch08::bf16> a16(static_cast<std::size_t>(m) * k), b16(static_cast<std::size_t>(n) * k);
@@ -724,7 +795,7 @@ wb::grading::GemmCheck gemm_check(const Step& step, const GemmShape& shape) {
     ch08::round_to_bf16(b, b16.data(), b16.size());
     gemm(a16.data(), b16.data(), c, m, n, k);
   };
-  check.models = [wgmma = step.number == 4](wb::grading::Diagnosis& diagnosis, const wb::grading::GemmRun& run) {
+  check.models = [wgmma = step.number >= 4](wb::grading::Diagnosis& diagnosis, const wb::grading::GemmRun& run) {
     add_fragment_models(diagnosis, run, wgmma);
   };
   check.store_readings = store_readings;
@@ -733,7 +804,7 @@ wb::grading::GemmCheck gemm_check(const Step& step, const GemmShape& shape) {
     check.copies_on_mbarriers = true;
     check.step_wait = -1;
 #if WB_BACKEND_SIM
-    const bool wgmma = step.number == 4;
+    const bool wgmma = step.number >= 4;
     check.barrier_counts = [shape, wgmma](const wb::sim::LaunchStats& stats) {
       std::string cause = step3_barrier_counts(stats, shape);
       if (cause.empty() && wgmma) cause = step4_descriptors(stats);
@@ -843,6 +914,8 @@ TEST_F(Chapter8Tensor, Step3TmaIntoAnMbarrierRing) {
   step3_failed = HasFailure();
 }
 
+bool step4_failed = false;
+
 TEST_F(Chapter8Tensor, Step4WgmmaFromSharedMemory) {
   if (step3_failed) {
     ADD_FAILURE() << kStep4.heading() << ":\nnot run: this step runs step 3's ring (load_stage_tma, its waits "
@@ -866,6 +939,36 @@ TEST_F(Chapter8Tensor, Step4WgmmaFromSharedMemory) {
                   "at each wait\n",
                   wb::grading::gemm_shape_text(shape).c_str(), static_cast<unsigned long long>(stats.wgmma_calls / 4),
                   static_cast<unsigned long long>(stats.tensor_copies),
+                  static_cast<double>(stats.wgmma_groups_at_waits) /
+                      static_cast<double>(std::max<std::uint64_t>(stats.wgmma_waits, 1)));
+    };
+#endif
+    return check;
+  });
+  step4_failed = HasFailure();
+}
+
+TEST_F(Chapter8Tensor, Step5WarpSpecialization) {
+  if (step4_failed) {
+    ADD_FAILURE() << kStep5.heading() << ":\nnot run: this step multiplies with step 4's k_slice_descriptor, "
+                  << "and step 4 failed above. Make step 4 pass first.\n"
+                  << "Hint: TODO(step 4) in " << kStep5.file << ".";
+    return;
+  }
+  [[maybe_unused]] bool reported = false;
+  wb::grading::check_gemm_shapes(shapes(), [&](const GemmShape& shape) {
+    auto check = gemm_check(kStep5, shape);
+#if WB_BACKEND_SIM
+    check.technique = [shape](const wb::sim::LaunchStats& stats) { return specialized(stats, shape); };
+    check.on_success = [&reported, shape](const wb::sim::LaunchStats& stats) {
+      if (reported) return;
+      reported = true;
+      std::printf("Chapter 8, step 5, %s: %llu wgmma (a warpgroup), %llu tensor copies, %.2f copies in flight at "
+                  "each, %.2f groups in flight at each wait\n",
+                  wb::grading::gemm_shape_text(shape).c_str(), static_cast<unsigned long long>(stats.wgmma_calls / 4),
+                  static_cast<unsigned long long>(stats.tensor_copies),
+                  static_cast<double>(stats.bulk_copies_in_flight_at_issue) /
+                      static_cast<double>(std::max<std::uint64_t>(stats.tensor_copies, 1)),
                   static_cast<double>(stats.wgmma_groups_at_waits) /
                       static_cast<double>(std::max<std::uint64_t>(stats.wgmma_waits, 1)));
     };

@@ -79,6 +79,9 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   wgmma_waits += other.wgmma_waits;
   wgmma_groups_at_waits += other.wgmma_groups_at_waits;
   wgmma_never_waited += other.wgmma_never_waited;
+  setmaxnreg_increases += other.setmaxnreg_increases;
+  setmaxnreg_decreases += other.setmaxnreg_decreases;
+  wgmma_by_copying_warps += other.wgmma_by_copying_warps;
   if (wgmma_partial_warpgroup.empty()) wgmma_partial_warpgroup = other.wgmma_partial_warpgroup;
   if (wgmma_first_desc_a == 0 && wgmma_first_desc_b == 0) {
     wgmma_first_desc_a = other.wgmma_first_desc_a;

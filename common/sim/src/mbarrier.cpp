@@ -294,6 +294,7 @@ void queue_copy(ThreadState& thread, BlockMbarrier& barrier, std::byte* destinat
                                   : ""),
                 conflict.kind);
   }
+  thread.issued_bulk_copy = true;
   poison::fill(destination, data.size(), poison::in_flight);
   barrier.brought_bytes += static_cast<std::int64_t>(data.size());
   barrier.copies.push_back(BulkLanding{destination, std::move(data), thread.linear_index, pc});

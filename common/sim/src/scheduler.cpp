@@ -259,6 +259,7 @@ class BlockRunner {
       thread.wgmmas.clear();
       thread.wgmma_groups = 0;
       thread.wgmma_fenced = false;
+      thread.issued_bulk_copy = false;
       thread.last_seen = LastSeen{};
       thread.global_accesses = 0;
       thread.cp_async_issued = 0;

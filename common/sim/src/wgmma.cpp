@@ -278,6 +278,12 @@ void complete_wgmma(WarpRendezvous& meeting, Worker& worker, unsigned warp) {
     worker.stats.wgmma_first_desc_b = first.desc_b;
   }
   ++worker.stats.wgmma_calls;
+  for (unsigned lane = 0; lane < 32; ++lane) {
+    if (worker.threads[32 * warp + lane]->issued_bulk_copy) {
+      ++worker.stats.wgmma_by_copying_warps;
+      break;
+    }
+  }
   if (worker.warp_wgmmas.size() <= warp) worker.warp_wgmmas.resize(warp + 1, 0);
   ++worker.warp_wgmmas[warp];
 }
@@ -341,6 +347,16 @@ void wgmma_complete_front(const void*, const char* file, int line) {
     if (later.d == op.d) return;
   }
   std::memcpy(op.d, op.result.data(), sizeof(float) * op.result.size());
+}
+
+void setmaxnreg(int registers, bool increase, const char* file, int line) {
+  ThreadState& thread = require_thread(increase ? "setmaxnreg_increase" : "setmaxnreg_decrease", file, line);
+  note_call_site(thread, file, line);
+  if (registers < 24 || registers > 256 || registers % 8 != 0) {
+    kernel_fail(file, line, "setmaxnreg " + std::to_string(registers) + ": 24 to 256 registers, a multiple of 8",
+                ErrorKind::wgmma);
+  }
+  ++(increase ? thread.worker->stats.setmaxnreg_increases : thread.worker->stats.setmaxnreg_decreases);
 }
 
 void finish_block_wgmmas(Worker& worker, unsigned threads) {

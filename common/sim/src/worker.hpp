@@ -122,6 +122,7 @@ struct ThreadState {
   std::deque<PendingWgmma> wgmmas;
   long long wgmma_groups = 0;
   bool wgmma_fenced = false;
+  bool issued_bulk_copy = false;  // a bulk or tensor copy in this block (wgmma.cpp counts the warps)
   LastSeen last_seen;
   // Its accesses to device memory so far (loads, stores, cp.async sources), for a fault's
   // evidence (wb::Fault::earlier_accesses).

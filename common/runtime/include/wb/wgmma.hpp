@@ -10,6 +10,10 @@
 ///     wb::wgmma_commit_group();                              // the wgmmas so far form a group
 ///     wb::wgmma_wait_group<0>(acc);                          // every group done: acc holds the sum
 ///
+/// m64n256k16 (128 floats a thread) is the same with N = 256. `setmaxnreg_increase<R>` and
+/// `setmaxnreg_decrease<R>` move registers between warpgroups (a producer gives up what
+/// the consumers' accumulators need).
+///
 /// **A warpgroup** is 4 consecutive warps whose first warp's index is a multiple of 4
 /// (threads 128 g to 128 g + 127). Every thread of it executes the same wgmma with the
 /// same descriptors. Warp w % 4 of the warpgroup computes rows 16 (w % 4) to 16 (w % 4) + 15
@@ -108,6 +112,26 @@ WB_SIM_INLINE void wgmma_m64n128k16_bf16(float (&d)[64], std::uint64_t desc_a, s
   wgmma_m64nNk16_bf16<128>(d, desc_a, desc_b, accumulate, WB_SITE);
 }
 
+/// D (64 x 256) = A (64 x 16) B (16 x 256) (+ D where `accumulate`), issued.
+WB_SIM_INLINE void wgmma_m64n256k16_bf16(float (&d)[128], std::uint64_t desc_a, std::uint64_t desc_b,
+                                         bool accumulate WB_SITE_PARAMETERS) {
+  wgmma_m64nNk16_bf16<256>(d, desc_a, desc_b, accumulate, WB_SITE);
+}
+
+/// `setmaxnreg.inc` / `.dec`: the warpgroup's threads keep `Registers` registers each from
+/// here on (a multiple of 8 from 24 to 256). Checked, not modelled: the simulator has no
+/// register file.
+template <int Registers>
+WB_SIM_INLINE void setmaxnreg_increase(WB_SITE_ONLY_PARAMETERS) {
+  static_assert(Registers >= 24 && Registers <= 256 && Registers % 8 == 0, "setmaxnreg: 24 to 256, a multiple of 8");
+  sim::setmaxnreg(Registers, true, WB_SITE);
+}
+template <int Registers>
+WB_SIM_INLINE void setmaxnreg_decrease(WB_SITE_ONLY_PARAMETERS) {
+  static_assert(Registers >= 24 && Registers <= 256 && Registers % 8 == 0, "setmaxnreg: 24 to 256, a multiple of 8");
+  sim::setmaxnreg(Registers, false, WB_SITE);
+}
+
 /// Waits until at most `Pending` of the thread's committed groups are in flight; the
 /// accumulators named are then the wgmmas' results.
 template <int Pending, int Size>
@@ -202,7 +226,54 @@ __device__ __forceinline__ void wgmma_m64n128k16_bf16(float (&d)[64], std::uint6
 #endif
 }
 
+/// D (64 x 256) = A (64 x 16) B (16 x 256) (+ D where `accumulate`), both operands
+/// MN-major (`wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16`, transposed A and B).
+__device__ __forceinline__ void wgmma_m64n256k16_bf16(float (&d)[128], std::uint64_t desc_a, std::uint64_t desc_b,
+                                                      bool accumulate) {
+#if WB_HAS_WGMMA
+  asm volatile(
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
+      "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
+      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
+      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
+      "%128, %129, p, 1, 1, 1, 1;\n}\n"
+      : WB_WGMMA_F8(0), WB_WGMMA_F8(8), WB_WGMMA_F8(16), WB_WGMMA_F8(24), WB_WGMMA_F8(32), WB_WGMMA_F8(40),
+        WB_WGMMA_F8(48), WB_WGMMA_F8(56), WB_WGMMA_F8(64), WB_WGMMA_F8(72), WB_WGMMA_F8(80), WB_WGMMA_F8(88),
+        WB_WGMMA_F8(96), WB_WGMMA_F8(104), WB_WGMMA_F8(112), WB_WGMMA_F8(120)
+      : "l"(desc_a), "l"(desc_b), "r"(static_cast<int>(accumulate)));
+#else
+  (void)d, (void)desc_a, (void)desc_b, (void)accumulate;
+  __trap();
+#endif
+}
+
 #undef WB_WGMMA_F8
+
+/// `setmaxnreg.inc.sync.aligned.u32 Registers`: the warpgroup's threads may use up to
+/// `Registers` registers each from here on (24 to 256, a multiple of 8); they wait until
+/// the registers are free.
+template <int Registers>
+__device__ __forceinline__ void setmaxnreg_increase() {
+  static_assert(Registers >= 24 && Registers <= 256 && Registers % 8 == 0, "setmaxnreg: 24 to 256, a multiple of 8");
+#if WB_HAS_WGMMA
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Registers));
+#endif
+}
+/// `setmaxnreg.dec.sync.aligned.u32 Registers`: the warpgroup's threads give their
+/// registers above `Registers` back, for the warpgroups that increase theirs.
+template <int Registers>
+__device__ __forceinline__ void setmaxnreg_decrease() {
+  static_assert(Registers >= 24 && Registers <= 256 && Registers % 8 == 0, "setmaxnreg: 24 to 256, a multiple of 8");
+#if WB_HAS_WGMMA
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(Registers));
+#endif
+}
 
 #endif  // __CUDACC__
 #endif

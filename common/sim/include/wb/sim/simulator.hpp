@@ -371,6 +371,11 @@ struct LaunchStats {
   std::uint64_t wgmma_groups_at_waits = 0;
   std::uint64_t wgmma_never_waited = 0;
   std::string wgmma_partial_warpgroup;
+  // setmaxnreg calls, each thread's counted: increases and decreases; wgmmas (a warp's)
+  // by warps one of whose threads issued a bulk or tensor copy in its block.
+  std::uint64_t setmaxnreg_increases = 0;
+  std::uint64_t setmaxnreg_decreases = 0;
+  std::uint64_t wgmma_by_copying_warps = 0;
   // The descriptors of the launch's first wgmma (0: none).
   std::uint64_t wgmma_first_desc_a = 0;
   std::uint64_t wgmma_first_desc_b = 0;
@@ -622,5 +627,7 @@ void wgmma_issue(float* d, int n, std::uint64_t desc_a, std::uint64_t desc_b, bo
 int wgmma_wait_begin(int pending, const char* file, int line);
 int wgmma_front_chunks(const void** addresses);
 void wgmma_complete_front(const void* chunks, const char* file, int line);
+// setmaxnreg.inc (`increase`) or .dec to `registers`: checked and counted.
+void setmaxnreg(int registers, bool increase, const char* file, int line);
 
 }  // namespace wb::sim
