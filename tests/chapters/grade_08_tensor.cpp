@@ -574,7 +574,7 @@ std::string step3_barrier_counts(const wb::sim::LaunchStats& stats, const GemmSh
     return ::testing::AssertionFailure() << stats.wgmma_never_waited
                                          << " wgmmas were never waited for: wgmma_wait_group<0> after the loop.";
   }
-  if (stats.setmaxnreg_decreases != blocks * 128 || stats.setmaxnreg_increases != blocks * 128 * kConsumerWarpgroups) {
+  if (stats.setmaxnreg_decreases != blocks * 128 || stats.setmaxnreg_increases != blocks * 128 * ch08::kConsumerWarpgroups) {
     return ::testing::AssertionFailure()
            << stats.setmaxnreg_decreases << " threads gave registers back (setmaxnreg_decrease) and "
            << stats.setmaxnreg_increases << " took more (setmaxnreg_increase), for " << blocks
