@@ -366,7 +366,8 @@ const char* const kSwizzledConflicts =
            << "ldmatrix loaded " << stats.ldmatrix_matrices << " 8x8 matrices where the product needs "
            << expected.matrices() << " (each 16 of K, a warp: " << ch08::kWarpMmasM << " fragments of A of 4 matrices, " << ch08::kWarpMmasN << " of B of 2): "
            << figure(static_cast<double>(stats.ldmatrix_matrices) / static_cast<double>(expected.matrices()))
-           << " times each. Load each fragment once per 16 of K, before the mma loops, not inside them.";
+           << " times each. Load each fragment once per 16 of K, each operand's in a loop of its own before the "
+              "mma loops, not inside another loop of fragments or of mma.";
   }
   // Four matrices a call: the page's loads are all .x4 (4 of A and 2 of B a warp, each 16 of K).
   const std::uint64_t x4_calls = expected.matrices() / 4;
@@ -508,6 +509,23 @@ std::string step3_barrier_counts(const wb::sim::LaunchStats& stats, const GemmSh
          "producer arrives once a stage, after its four copies, with all of the stage's bytes (kStageBytes).";
 }
 
+// A k-tile's wgmmas are one group: one commit and one wait a k-tile in each thread that
+// multiplies (`threads` of them), where a commit and a wait after every wgmma makes the
+// tensor cores finish each before the next is issued.
+::testing::AssertionResult one_group_a_k_tile(const wb::sim::LaunchStats& stats, std::uint64_t threads,
+                                              std::uint64_t k_tiles) {
+  const std::uint64_t groups = threads * k_tiles;
+  if (stats.wgmma_commits <= groups) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << stats.wgmma_commits / threads << " commit groups (and " << stats.wgmma_waits / threads
+         << " waits) a multiplying thread for " << k_tiles << " k-tiles, "
+         << wb::grading::two_decimals(static_cast<double>(stats.wgmma_commits) / static_cast<double>(groups))
+         << " a k-tile, where a k-tile's " << ch08::kTileK / ch08::kMmaK
+         << " wgmmas are one group: fence once, issue them all, commit once, wait once. A commit and a wait after "
+            "each wgmma make the tensor cores finish it before the next is issued, and wgmmas into the same "
+            "accumulators need no wait between them.";
+}
+
 // Step 4: the products by wgmma alone, one a warpgroup for each 16 of K of each k-tile
 // (counted once a warp: 4 a warpgroup), each k-tile's group waited for before the stage
 // is released, and every warpgroup whole.
@@ -535,7 +553,7 @@ std::string step3_barrier_counts(const wb::sim::LaunchStats& stats, const GemmSh
            << " wgmmas were never waited for: every group is waited for (wgmma_wait_group) before the stage it "
               "reads is released and before the accumulators are stored.";
   }
-  return ::testing::AssertionSuccess();
+  return one_group_a_k_tile(stats, stats.blocks * 128 * ch08::kWarpgroups, static_cast<std::uint64_t>(k_tiles_of(shape)));
 }
 
 // Step 5: the roles kept apart and the ring kept full. The producer's warpgroup gives
@@ -579,6 +597,9 @@ std::string step3_barrier_counts(const wb::sim::LaunchStats& stats, const GemmSh
            << stats.setmaxnreg_decreases << " threads gave registers back (setmaxnreg_decrease) and "
            << stats.setmaxnreg_increases << " took more (setmaxnreg_increase), for " << blocks
            << " blocks: the producer's warpgroup (128 threads a block) decreases, every consumer warpgroup increases.";
+  }
+  if (auto groups = one_group_a_k_tile(stats, blocks * 128 * ch08::kConsumerWarpgroups, k_tiles); !groups) {
+    return groups;
   }
   // A consumer warp releases each stage it read once (all but the last k-tile's, which no
   // copy follows), and the producer arrives once a k-tile.
@@ -633,6 +654,26 @@ std::string step4_descriptors(const wb::sim::LaunchStats& stats) {
              "the stride byte offset steps from k-rows 0-7 to 8-15" +
              (fields.stride == kStride / 2 ? " (512 is 8 lines counted in bf16 elements, or 4 lines)." : ".");
     }
+  }
+  // Each multiplying warpgroup's rows are A's next box: its first wgmma's A starts
+  // kBoxBytes after the warpgroup before's.
+  const std::vector<std::uint64_t>& firsts = stats.wgmma_first_desc_a_of_warpgroup;
+  int previous = -1;
+  for (int group = 0; group < static_cast<int>(firsts.size()); ++group) {
+    if (firsts[group] == 0) continue;
+    if (previous >= 0) {
+      const long long gap = static_cast<long long>(decode(firsts[group]).start) -
+                            static_cast<long long>(decode(firsts[previous]).start);
+      if (gap != static_cast<long long>(kBoxBytes)) {
+        return "warpgroup " + std::to_string(group) + "'s first wgmma reads A from " + std::to_string(gap) +
+               " bytes after warpgroup " + std::to_string(previous) +
+               "'s, where its 64 rows are A's next box of the stage, " + std::to_string(kBoxBytes) +
+               " bytes (kBoxElements bf16) on" +
+               (gap == 2 * ch08::kLineElements ? ": 64 bf16 is one line of a box (one k-row), not a box."
+                                               : ".");
+      }
+    }
+    previous = group;
   }
   if (b.leading != kBoxBytes) {
     return "the first wgmma's descriptor of B gives a leading byte offset of " + std::to_string(b.leading) +

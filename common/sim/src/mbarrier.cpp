@@ -87,6 +87,14 @@ std::string landing_race_hint(const Worker& worker) {
              project_relative(arrival.file) + ":" + std::to_string(arrival.line) + " (phase " +
              std::to_string(arrival.phase) + ")";
     };
+    if (barrier.byte_arrivals_refill) {
+      return "\nLikely cause: the buffer whose copies complete on the barrier " + barrier_name(worker, barrier.address) +
+             " was filled twice, by " + at(first) + " and by " + at(second) +
+             ", the second fill's copies writing the first's bytes, with no thread waiting on the barrier between: "
+             "the refill went out before any reader had waited for the first fill, let alone released it. A buffer "
+             "is refilled only after its readers release it: the filling thread waits on its empty barrier, for the "
+             "parity of the use before, a wait that returns only once that release is in.";
+    }
     return "\nLikely cause: the barrier " + barrier_name(worker, barrier.address) +
            " took two arrivals with bytes (barrier_arrive_tx), by " + at(first) + " and by " + at(second) +
            ", with no thread waiting on it between them, and each completed a phase (its count is " +
@@ -158,6 +166,7 @@ std::uint64_t unseen_copies(const Worker& worker, unsigned self) {
 void finish_wait(Worker& worker, const ThreadState& thread, BlockMbarrier& barrier) {
   ++worker.stats.mbarrier_waits;
   barrier.waited_since_byte_arrival = true;
+  barrier.waited[thread.linear_index] = 1;
   barrier.seen[thread.linear_index] = std::max(barrier.seen[thread.linear_index], barrier.phase);
   release_on_wait(worker, thread.linear_index, barrier);
 }
@@ -228,6 +237,7 @@ std::string unreleased_read_message(const Worker& worker, const ThreadState& iss
   std::vector<std::string> reader_barriers;
   bool issuer_waited = false;
   bool issuer_heard_others = false;
+  std::string called_in_vain;  // a reader's barrier the issuer waited on, every wait returning at once
   const auto arrives = [](const BlockMbarrier& barrier, unsigned thread) {
     return barrier.arrivers.size() > thread && barrier.arrivers[thread];
   };
@@ -239,12 +249,22 @@ std::string unreleased_read_message(const Worker& worker, const ThreadState& iss
     if (arrives(barrier, read.reader)) {
       reader_barriers.push_back(barrier_name(worker, barrier.address));
       issuer_waited = issuer_waited || issuer_waited_here;
+      if (!issuer_waited_here && barrier.waited[issuer.linear_index] != 0 && called_in_vain.empty()) {
+        called_in_vain = barrier_name(worker, barrier.address);
+      }
     }
   }
   // A phase ended by an arrival without its copy, or a wait on a past phase: the reads came
   // before their tile landed, which the hint names.
   if (const std::string hint = landing_race_hint(worker); !hint.empty()) {
     message += hint;
+  } else if (!issuer_waited && !called_in_vain.empty()) {
+    message += "\nLikely cause: thread " + format_index(issuer.index) + " waits on " + called_in_vain +
+               ", which thread " + format_index(reader.index) +
+               " arrives on, but each of its waits there returned at once, on a phase completed before (or, "
+               "before the barrier's first phase completed, on the one before it): the parity it waits for is not "
+               "the phase of this use's release. A stage's k-th use is released by its empty barrier's phase k, "
+               "of parity k % 2.";
   } else if (read.released_just_before) {
     message += "\nLikely cause: the release this thread waited for came right before the read, not after it: "
                "thread " + format_index(reader.index) +
@@ -402,6 +422,7 @@ void mbarrier_init(const void* address, std::ptrdiff_t expected, const char* fil
   barrier.expected = static_cast<std::uint32_t>(expected);
   barrier.pending = barrier.expected;
   barrier.seen.assign(block_threads(), 0);
+  barrier.waited.assign(block_threads(), 0);
   worker.mbarriers.push_back(std::move(barrier));
   start_release_order(worker, block_threads());
 }
@@ -430,11 +451,19 @@ std::uint64_t mbarrier_arrive(const void* address, std::ptrdiff_t count, std::pt
   expect_bytes(worker, barrier, transaction_bytes, api, file, line);
   if (transaction_bytes > 0) {
     const BlockMbarrier::EmptyArrival arrival{thread.linear_index, file, line, barrier.phase};
+    std::vector<std::pair<const std::byte*, std::size_t>> copies;
+    for (const BulkLanding& copy : barrier.copies) copies.emplace_back(copy.destination, copy.data.size());
     if (barrier.last_byte_arrival && !barrier.waited_since_byte_arrival &&
         barrier.last_byte_arrival->phase < arrival.phase && !barrier.byte_arrivals_without_wait) {
       barrier.byte_arrivals_without_wait = std::pair{*barrier.last_byte_arrival, arrival};
+      for (const auto& [first, bytes] : copies) {
+        for (const auto& [other, other_bytes] : barrier.last_byte_arrival_copies) {
+          if (first < other + other_bytes && other < first + bytes) barrier.byte_arrivals_refill = true;
+        }
+      }
     }
     barrier.last_byte_arrival = arrival;
+    barrier.last_byte_arrival_copies = std::move(copies);
     barrier.waited_since_byte_arrival = false;
   }
   release_on_arrive(worker, thread.linear_index, barrier);
@@ -636,6 +665,7 @@ void tensor_copy(void* dst, std::uint64_t handle, const int* coords, int rank, c
   ++worker.stats.tensor_copies;
   worker.stats.tensor_bytes += box_bytes;
   queue_copy(thread, barrier, static_cast<std::byte*>(dst), std::move(data), what, file, line, pc);
+  barrier.copies.back().element_bytes = static_cast<unsigned>(map.element_bytes);
 }
 
 void begin_block_mbarriers(Worker& worker) {
@@ -668,6 +698,37 @@ std::string bulk_copy_race_note(const Worker& worker, const void* write_pc) {
          "reads its tile only after waiting for that phase, and the tile is refilled only after every "
          "thread's reads (a __syncthreads() between)." +
          landing_race_hint(worker);
+}
+
+// A phase whose copies bring a whole multiple of the bytes its arrivals announced: the
+// readings that ratio singles out. The count of one copy of the phase's several (the
+// arrival announces every copy's bytes), or a count in elements where bytes are meant:
+// of the copies' element type where they know it (a tensor map's), of floats where they
+// do not (a bulk copy's bytes have no type). Both where both fit; "" where none does.
+std::string count_readings(const BlockMbarrier& barrier) {
+  if (barrier.expected_bytes <= 0 || barrier.brought_bytes % barrier.expected_bytes != 0) return "";
+  const std::int64_t ratio = barrier.brought_bytes / barrier.expected_bytes;
+  if (ratio < 2) return "";
+  unsigned element = barrier.copies.empty() ? 0 : barrier.copies.front().element_bytes;
+  for (const BulkLanding& copy : barrier.copies) {
+    if (copy.element_bytes != element) element = 0;
+  }
+  std::vector<std::string> readings;
+  const auto copies = static_cast<std::int64_t>(barrier.copies.size());
+  if (copies > 1 && ratio == copies) {
+    readings.push_back("the bytes of one of the phase's " + std::to_string(copies) +
+                       " copies, where the arrival announces the bytes of every copy that completes on the phase");
+  }
+  if (element > 1 && ratio == element) {
+    readings.push_back("a count of " + std::to_string(element) + "-byte elements where barrier_arrive_tx takes bytes (" +
+                       std::to_string(element) + " x the elements)");
+  } else if (element == 0 && ratio == 4) {
+    readings.push_back("a count in floats where barrier_arrive_tx takes bytes (sizeof(float) * elements)");
+  }
+  if (readings.empty()) return "";
+  const std::string times = ratio == 2 ? "twice" : ratio == 4 ? "four times" : std::to_string(ratio) + " times";
+  return "exactly " + times + " the count: " +
+         (readings.size() == 1 ? readings[0] : "either " + readings[0] + ", or " + readings[1]);
 }
 
 std::string describe_stuck_mbarriers(const Worker& worker, unsigned threads) {
@@ -708,9 +769,8 @@ std::string describe_stuck_mbarriers(const Worker& worker, unsigned threads) {
             (barrier->brought_bytes > 0 && barrier->expected_bytes == 4 * barrier->brought_bytes
                  ? "exactly a quarter of the count: either a copy's size given in floats where the bulk copy takes "
                    "bytes (sizeof(float) * elements), or a byte count multiplied by sizeof(float) once too often"
-             : barrier->expected_bytes > 0 && barrier->brought_bytes == 4 * barrier->expected_bytes
-                 ? "exactly four times the count, a byte count given to barrier_arrive_tx in floats where it "
-                   "takes bytes (sizeof(float) * elements)"
+             : !count_readings(*barrier).empty()
+                 ? count_readings(*barrier)
              : barrier->expected_bytes > barrier->brought_bytes
                  ? "the byte count given to barrier_arrive_tx is more than the copies bring (is a copy missing, "
                    "or is it the size of a whole tile where the last tile is partial?)"

@@ -277,6 +277,11 @@ void complete_wgmma(WarpRendezvous& meeting, Worker& worker, unsigned warp) {
     worker.stats.wgmma_first_desc_a = first.desc_a;
     worker.stats.wgmma_first_desc_b = first.desc_b;
   }
+  if (worker.running_block == 0) {
+    std::vector<std::uint64_t>& firsts = worker.stats.wgmma_first_desc_a_of_warpgroup;
+    if (firsts.size() <= warp / 4) firsts.resize(warp / 4 + 1, 0);
+    if (firsts[warp / 4] == 0) firsts[warp / 4] = first.desc_a;
+  }
   ++worker.stats.wgmma_calls;
   for (unsigned lane = 0; lane < 32; ++lane) {
     if (worker.threads[32 * warp + lane]->issued_bulk_copy) {

@@ -366,6 +366,7 @@ struct BulkLanding {
   std::vector<std::byte> data;
   unsigned issuer;  // the thread that issued it
   const void* pc;   // where, for the race check
+  unsigned element_bytes = 0;  // a tensor copy's element size (its map's); 0 for a bulk copy's bytes
 };
 
 // A block's mbarrier (a cuda::barrier<thread_scope_block>), known by its shared address. A
@@ -384,6 +385,7 @@ struct BlockMbarrier {
   // landed_through[k]: this barrier's copies landed by the end of its first k phases.
   std::vector<std::uint64_t> landed_through{0};
   std::vector<std::uint64_t> seen;  // per thread: the phases its waits saw completed
+  std::vector<std::uint8_t> waited;  // per thread: 1 once it has called a wait on it, whatever it returned
   bool had_copies = false;          // a bulk or tensor copy has completed on it
   // An arrival: the thread, its line, the phase it arrived on. The first that brought no
   // bytes and completed a phase with no copy in it: on a barrier that copies complete on,
@@ -402,6 +404,11 @@ struct BlockMbarrier {
   std::optional<EmptyArrival> last_byte_arrival;
   bool waited_since_byte_arrival = false;
   std::optional<std::pair<EmptyArrival, EmptyArrival>> byte_arrivals_without_wait;
+  // The destinations of the copies that the latest arrival with bytes announced, and
+  // whether the pair above wrote the same bytes twice: a refill before anyone read the
+  // first fill, not one fill split in two.
+  std::vector<std::pair<const std::byte*, std::size_t>> last_byte_arrival_copies;
+  bool byte_arrivals_refill = false;
 
   bool completable() const { return pending == 0 && brought_bytes == expected_bytes; }
   // What the arrivals so far released (per thread, the epoch known), and what the phase

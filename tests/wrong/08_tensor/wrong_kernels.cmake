@@ -106,7 +106,15 @@ wb_wrong_kernel(transaction_count_in_elements
   STEP 3
   FIND "  (void)cuda::device::barrier_arrive_tx(full, 1, kStageBytes);"
   REPLACE "  (void)cuda::device::barrier_arrive_tx(full, 1, 2 * kRingTileElements);"
-  EXPECT "step 3.*expects 16384 bytes while the copies of this phase bring 32768 bytes: the copies bring more than the byte count given to barrier_arrive_tx")
+  EXPECT "step 3.*expects 16384 bytes while the copies of this phase bring 32768 bytes: exactly twice the count: a count of 2-byte elements where barrier_arrive_tx takes bytes")
+
+# Step 3: the arrival announces one box's bytes, where the stage's four boxes complete on
+# the phase.
+wb_wrong_kernel(transaction_count_of_one_box
+  STEP 3
+  FIND "  (void)cuda::device::barrier_arrive_tx(full, 1, kStageBytes);"
+  REPLACE "  (void)cuda::device::barrier_arrive_tx(full, 1, kStageBytes / 4);"
+  EXPECT "step 3.*exactly four times the count: the bytes of one of the phase's 4 copies")
 
 # The stage refilled without waiting for every warp's release.
 wb_wrong_kernel(stage_refilled_before_its_release
@@ -243,3 +251,40 @@ wb_wrong_kernel(warpgroups_share_a_box
   FIND "k_slice_descriptor(smem_a + warpgroup * kBoxElements, kk)"
   REPLACE "k_slice_descriptor(smem_a, kk)"
   EXPECT "step 4.*C is exactly the product in which both warpgroups read A's first box")
+
+# Step 5: the consumers wait for every group before they issue the next k-tile's: right,
+# but the products and the next issue take turns again.
+wb_wrong_kernel(consumer_waits_for_every_group
+  STEP 5
+  FIND "wb::wgmma_wait_group<1>(acc);  // this k-tile's group may run on"
+  REPLACE "wb::wgmma_wait_group<0>(acc);  // this k-tile's group may run on"
+  EXPECT "step 5.*groups in flight on average.*wgmma_wait_group<0>")
+
+# Step 5: the producer refills a stage without waiting for its release.
+wb_wrong_kernel(producer_without_the_empty_wait
+  STEP 5
+  FIND "        if (k_tile >= kWideStages) empty[stage].wait_parity((k_tile / kWideStages - 1) % 2);\n"
+  REPLACE ""
+  EXPECT "step 5.*Likely cause: the buffer whose copies complete on the barrier full\\[0\\] was filled twice")
+
+# Step 5: the producer waits for the parity of the use it fills, not of the use before:
+# the wait returns at once, on the phase before the first.
+wb_wrong_kernel(producer_waits_on_this_uses_parity
+  STEP 5
+  FIND "empty[stage].wait_parity((k_tile / kWideStages - 1) % 2);"
+  REPLACE "empty[stage].wait_parity((k_tile / kWideStages) % 2);"
+  EXPECT "step 5.*Likely cause: the buffer whose copies complete on the barrier full\\[0\\] was filled twice")
+
+# Step 5: the consumers release the stage whose group is still in flight.
+wb_wrong_kernel(consumer_releases_the_stage_in_flight
+  STEP 5
+  FIND "if (k_tile > 0 && lane == 0) (void)empty[(k_tile - 1) % kWideStages].arrive();"
+  REPLACE "if (lane == 0) (void)empty[stage].arrive();"
+  EXPECT "step 5.*changed before the wait on it")
+
+# Step 5: the consumers never take the registers the producer gave back.
+wb_wrong_kernel(consumers_keep_their_registers
+  STEP 5
+  FIND "  wb::setmaxnreg_increase<kConsumerRegisters>();\n"
+  REPLACE ""
+  EXPECT "step 5.*took more \\(setmaxnreg_increase\\)")

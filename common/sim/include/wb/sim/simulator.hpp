@@ -379,6 +379,9 @@ struct LaunchStats {
   // The descriptors of the launch's first wgmma (0: none).
   std::uint64_t wgmma_first_desc_a = 0;
   std::uint64_t wgmma_first_desc_b = 0;
+  // The descriptor of A of each warpgroup's first wgmma in the launch's first block (0:
+  // that warpgroup issued none).
+  std::vector<std::uint64_t> wgmma_first_desc_a_of_warpgroup;
   // wb::note_fmas() calls, each thread's counted, and of them those that found the
   // thread's reads of the next fragments already made (fma_note.cpp); the first thread
   // of the launch's lowest block whose FMAs did not.
