@@ -655,25 +655,41 @@ std::string step4_descriptors(const wb::sim::LaunchStats& stats) {
              (fields.stride == kStride / 2 ? " (512 is 8 lines counted in bf16 elements, or 4 lines)." : ".");
     }
   }
-  // Each multiplying warpgroup's rows are A's next box: its first wgmma's A starts
-  // kBoxBytes after the warpgroup before's.
+  // One 16 of K further along an operand is 16 lines of 128 bytes.
+  if (stats.wgmma_first_two_desc_b.size() == 2) {
+    const long long step = static_cast<long long>(decode(stats.wgmma_first_two_desc_b[1]).start) -
+                           static_cast<long long>(decode(stats.wgmma_first_two_desc_b[0]).start);
+    if (step != 16 * 128) {
+      return "a warp's first two wgmmas read B " + std::to_string(step) +
+             " bytes apart, where the next 16 k-rows of a box are 16 lines of 128 bytes on, 2048 bytes: k-row kk "
+             "starts kk lines into the tile, kk * kLineElements bf16" +
+             (step == 2 * 16 * 128 ? " (4096: a count of bytes, kk * kLineBytes, added to a bf16 pointer, which "
+                                     "steps in elements: twice as far)."
+                                   : ".");
+    }
+  }
+  // Each multiplying warpgroup's 64 rows are A's box in order (the i-th: box i): A's tile
+  // is the stage's first 16384 bytes, B's follows, where the first wgmma's B starts.
+  const long long stage = static_cast<long long>(b.start) - 2LL * ch08::kTileM * ch08::kTileK;
   const std::vector<std::uint64_t>& firsts = stats.wgmma_first_desc_a_of_warpgroup;
-  int previous = -1;
+  int multiplying = 0;
   for (int group = 0; group < static_cast<int>(firsts.size()); ++group) {
     if (firsts[group] == 0) continue;
-    if (previous >= 0) {
-      const long long gap = static_cast<long long>(decode(firsts[group]).start) -
-                            static_cast<long long>(decode(firsts[previous]).start);
-      if (gap != static_cast<long long>(kBoxBytes)) {
-        return "warpgroup " + std::to_string(group) + "'s first wgmma reads A from " + std::to_string(gap) +
-               " bytes after warpgroup " + std::to_string(previous) +
-               "'s, where its 64 rows are A's next box of the stage, " + std::to_string(kBoxBytes) +
-               " bytes (kBoxElements bf16) on" +
-               (gap == 2 * ch08::kLineElements ? ": 64 bf16 is one line of a box (one k-row), not a box."
-                                               : ".");
-      }
+    const long long at = static_cast<long long>(decode(firsts[group]).start) - stage;
+    const long long meant = static_cast<long long>(multiplying) * static_cast<long long>(kBoxBytes);
+    if (at != meant) {
+      return "warpgroup " + std::to_string(group) + ", the " + (multiplying == 0 ? "first" : "second") +
+             " that multiplies, reads A from byte " + std::to_string(at) + " of the stage, where its 64 rows, A's box " +
+             std::to_string(multiplying) + ", start at byte " + std::to_string(meant) +
+             " (A's tile is the stage's first 16384 bytes, box i at i x 8192)" +
+             (at == meant + static_cast<long long>(kBoxBytes)
+                  ? ": one box too far. The box counts the warpgroups that multiply, from 0 (in step 5, consumer = "
+                    "warpgroup - 1)."
+              : multiplying > 0 && at == 2LL * ch08::kLineElements * multiplying
+                  ? ": 64 bf16 a warpgroup is one line of a box, not a box (kBoxElements)."
+                  : ".");
     }
-    previous = group;
+    ++multiplying;
   }
   if (b.leading != kBoxBytes) {
     return "the first wgmma's descriptor of B gives a leading byte offset of " + std::to_string(b.leading) +
@@ -841,6 +857,7 @@ wb::grading::GemmCheck gemm_check(const Step& step, const GemmShape& shape) {
   };
   check.store_readings = store_readings;
   if (step.number >= 3) {  // the TMA's ring: no cp.async, no group to wait for
+    check.wgmma = step.number >= 4;
     check.uses_cp_async = false;
     check.copies_on_mbarriers = true;
     check.step_wait = -1;

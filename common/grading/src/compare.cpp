@@ -251,6 +251,9 @@ Reading diagnose(const std::vector<Wrong>& wrongs, const ArrayShape& shape, cons
     only_partial &= is_partial(tile);
     whole_tiles &= n == tile_size(tile);
   }
+  // "Only the partial tiles" says something only where the output also has whole tiles,
+  // all of them right.
+  only_partial &= shape.rows >= shape.tile_rows && shape.cols >= shape.tile_cols;
 
   if (count(Kind::from_input) == wrongs.size()) {
     bool transposed = true, swapped_tiles = true, same_offset = true, from_first_tile = true;

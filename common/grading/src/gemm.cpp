@@ -282,7 +282,8 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
     std::string cause;
     if (check.store_readings) {
       const std::vector<double> reference = gemm_abt_reference(a, b, m, n, k);
-      const GemmRun run{a, b, reference, check.shape, check.tile_m, check.tile_n, check.tile_k, check.copy_column_step};
+      const GemmRun run{a, b, reference, check.shape, check.tile_m, check.tile_n, check.tile_k, check.copy_column_step,
+                      check.wgmma};
       cause = check.store_readings(gmem_c.download(), run, 1e-4 * typical_element(reference));
     }
     ADD_FAILURE() << where << guards.message() << "\n"
@@ -294,7 +295,8 @@ void check_gemm(const GemmCheck& check, const std::string& configuration) {
   const double error = relative_error(c, reference);
   if (error > kGemmTolerance) {
     CompareOptions options;
-    const GemmRun run{a, b, reference, check.shape, check.tile_m, check.tile_n, check.tile_k, check.copy_column_step};
+    const GemmRun run{a, b, reference, check.shape, check.tile_m, check.tile_n, check.tile_k, check.copy_column_step,
+                      check.wgmma};
 #if WB_BACKEND_SIM
     options.known_cause = likely_cause(check, run, c, stats);
 #else

@@ -703,8 +703,8 @@ std::string bulk_copy_race_note(const Worker& worker, const void* write_pc) {
 // A phase whose copies bring a whole multiple of the bytes its arrivals announced: the
 // readings that ratio singles out. The count of one copy of the phase's several (the
 // arrival announces every copy's bytes), or a count in elements where bytes are meant:
-// of the copies' element type where they know it (a tensor map's), of floats where they
-// do not (a bulk copy's bytes have no type). Both where both fit; "" where none does.
+// of the copies' element type where they know it (a tensor map's), or of 4-byte words or
+// floats for a factor of 4. Both where both fit; "" where none does.
 std::string count_readings(const BlockMbarrier& barrier) {
   if (barrier.expected_bytes <= 0 || barrier.brought_bytes % barrier.expected_bytes != 0) return "";
   const std::int64_t ratio = barrier.brought_bytes / barrier.expected_bytes;
@@ -722,8 +722,8 @@ std::string count_readings(const BlockMbarrier& barrier) {
   if (element > 1 && ratio == element) {
     readings.push_back("a count of " + std::to_string(element) + "-byte elements where barrier_arrive_tx takes bytes (" +
                        std::to_string(element) + " x the elements)");
-  } else if (element == 0 && ratio == 4) {
-    readings.push_back("a count in floats where barrier_arrive_tx takes bytes (sizeof(float) * elements)");
+  } else if (ratio == 4) {
+    readings.push_back("a count in floats or 4-byte words where barrier_arrive_tx takes bytes (4 x the count)");
   }
   if (readings.empty()) return "";
   const std::string times = ratio == 2 ? "twice" : ratio == 4 ? "four times" : std::to_string(ratio) + " times";

@@ -277,6 +277,8 @@ void complete_wgmma(WarpRendezvous& meeting, Worker& worker, unsigned warp) {
     worker.stats.wgmma_first_desc_a = first.desc_a;
     worker.stats.wgmma_first_desc_b = first.desc_b;
   }
+  if (worker.warp_first_desc_b.size() <= warp) worker.warp_first_desc_b.resize(warp + 1);
+  if (worker.warp_first_desc_b[warp].size() < 2) worker.warp_first_desc_b[warp].push_back(first.desc_b);
   if (worker.running_block == 0) {
     std::vector<std::uint64_t>& firsts = worker.stats.wgmma_first_desc_a_of_warpgroup;
     if (firsts.size() <= warp / 4) firsts.resize(warp / 4 + 1, 0);
@@ -393,6 +395,15 @@ void finish_block_wgmmas(Worker& worker, unsigned threads) {
     }
   }
   worker.warp_wgmmas.clear();
+  if (worker.running_block == 0 && worker.stats.wgmma_first_two_desc_b.empty()) {
+    for (const std::vector<std::uint64_t>& descriptors : worker.warp_first_desc_b) {
+      if (descriptors.size() == 2) {
+        worker.stats.wgmma_first_two_desc_b = descriptors;
+        break;
+      }
+    }
+  }
+  worker.warp_first_desc_b.clear();
 }
 
 }  // namespace wb::sim

@@ -497,6 +497,7 @@ struct Worker {
   std::uint64_t block_bulk_copies = 0;  // bulk and tensor copies the running block issued
   std::vector<const void*> bulk_copy_sites;  // where the running block issued them
   std::vector<std::uint64_t> warp_wgmmas;     // per warp of the running block: its wgmmas (wgmma.cpp)
+  std::vector<std::vector<std::uint64_t>> warp_first_desc_b;  // per warp: its first two wgmmas' B (wgmma.cpp)
 
   // Gives the worker exactly `count` fibers on fresh stacks (none for 0).
   void provide_threads(std::size_t count, std::size_t stack_bytes);

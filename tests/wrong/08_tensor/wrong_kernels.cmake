@@ -114,7 +114,7 @@ wb_wrong_kernel(transaction_count_of_one_box
   STEP 3
   FIND "  (void)cuda::device::barrier_arrive_tx(full, 1, kStageBytes);"
   REPLACE "  (void)cuda::device::barrier_arrive_tx(full, 1, kStageBytes / 4);"
-  EXPECT "step 3.*exactly four times the count: the bytes of one of the phase's 4 copies")
+  EXPECT "step 3.*exactly four times the count: either the bytes of one of the phase's 4 copies.*or a count in floats or 4-byte words")
 
 # The stage refilled without waiting for every warp's release.
 wb_wrong_kernel(stage_refilled_before_its_release

@@ -90,7 +90,10 @@ void add_product_models(Diagnosis& diagnosis, const GemmRun& run) {
                         std::to_string(k - 1) +
                         "): the sums restart in every k-tile. acc starts at 0 once, "
                         "before the loop over k-tiles, and adds up across all of them: is it zeroed (or "
-                        "declared) inside that loop?",
+                        "declared) inside that loop" +
+                        (run.wgmma ? std::string(", or is a k-tile's first wgmma told not to accumulate (its last "
+                                                 "argument false: D = A B, the accumulators replaced)?")
+                                   : std::string("?")),
                     [=] {
                       return gemm_abt_with(
                           run.shape, [&](int row, int p) { return p >= last ? a_at(row, p) : 0.0; }, b_at);

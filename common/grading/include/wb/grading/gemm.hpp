@@ -57,6 +57,8 @@ struct GemmCheck {
   // flight is read against the waits' phases).
   bool uses_cp_async = true;
   bool copies_on_mbarriers = false;
+  // Whether the step multiplies with wgmma (the models then name its accumulate argument).
+  bool wgmma = false;
   // Which elements of C a thread owns, for the models of the micro-tile's mistakes
   // (none: those models are not tried).
   MicroTile micro_tile;

@@ -34,6 +34,9 @@ struct GemmRun {
   // columns; 0: not known, and the models of the copies' global column stride are not
   // tried).
   int copy_column_step = 0;
+  // Whether the step multiplies with wgmma, whose accumulate argument is one more way to
+  // restart the sums.
+  bool wgmma = false;
 };
 
 // C(i, j) = sum over p < k of a_at(i, p) * b_at(j, p): a product of A and B as a mistake
