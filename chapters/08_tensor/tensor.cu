@@ -212,6 +212,13 @@ constexpr int kRingTileElements = SwizzledStage::kTileElements;  // an operand's
 constexpr int kStageBytes = static_cast<int>(sizeof(bf16)) * 2 * kRingTileElements;  // A's and B's: 32 KB
 constexpr int kSwizzleAlignment = 1024;  // the 128-byte swizzle repeats every 8 lines from here
 
+// The first address of the dynamic shared memory that is a multiple of kSwizzleAlignment:
+// where the ring's stages start (the launch adds kSwizzleAlignment bytes for it).
+__device__ inline bf16* swizzle_aligned(unsigned char* smem_bytes) {
+  const auto unaligned = reinterpret_cast<std::uintptr_t>(smem_bytes);
+  return reinterpret_cast<bf16*>(smem_bytes + (kSwizzleAlignment - unaligned % kSwizzleAlignment) % kSwizzleAlignment);
+}
+
 // The barriers exist for the copy engine once initialised: thread 0 initialises each and
 // makes that visible to the asynchronous proxy, which the copies complete on
 // (fence.proxy.async); the block's barrier then orders it before every other use.
@@ -282,9 +289,7 @@ __global__ void __launch_bounds__(Tiles::kBlockThreads)
     gemm_tma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                     float* gmem_c, int m, int n, int k) {
   WB_DYNAMIC_SHARED(unsigned char, smem_bytes);  // kSwizzleAlignment + kRingStages x kStageBytes
-  const auto unaligned = reinterpret_cast<std::uintptr_t>(smem_bytes);
-  auto* const smem = reinterpret_cast<bf16*>(smem_bytes + (kSwizzleAlignment - unaligned % kSwizzleAlignment) %
-                                                               kSwizzleAlignment);
+  bf16* const smem = swizzle_aligned(smem_bytes);
   const auto smem_stage = [&](int stage) { return smem + stage * 2 * kRingTileElements; };
   WB_SHARED_LIBRARY_STATE
   __shared__ Barrier full[kRingStages];   // full[s]: the copies of stage s's tile have landed
@@ -454,9 +459,7 @@ __global__ void __launch_bounds__(kSpecializedThreads, 1)
     gemm_specialized_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                             float* gmem_c, int m, int n, int k) {
   WB_DYNAMIC_SHARED(unsigned char, smem_bytes);  // kSwizzleAlignment + kWideStages x kWideStageBytes
-  const auto unaligned = reinterpret_cast<std::uintptr_t>(smem_bytes);
-  auto* const smem = reinterpret_cast<bf16*>(smem_bytes + (kSwizzleAlignment - unaligned % kSwizzleAlignment) %
-                                                               kSwizzleAlignment);
+  bf16* const smem = swizzle_aligned(smem_bytes);
   const auto smem_stage = [&](int stage) { return smem + stage * kWideTileElements; };
   WB_SHARED_LIBRARY_STATE
   __shared__ Barrier full[kWideStages];   // full[s]: the copies of stage s's tile have landed
