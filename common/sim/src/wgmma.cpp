@@ -278,7 +278,14 @@ void complete_wgmma(WarpRendezvous& meeting, Worker& worker, unsigned warp) {
     worker.stats.wgmma_first_desc_b = first.desc_b;
   }
   if (worker.warp_first_desc_b.size() <= warp) worker.warp_first_desc_b.resize(warp + 1);
-  if (worker.warp_first_desc_b[warp].size() < 2) worker.warp_first_desc_b[warp].push_back(first.desc_b);
+  if (worker.warp_first_desc_b[warp].size() < 2) {
+    worker.warp_first_desc_b[warp].push_back(first.desc_b);
+    // The first warp of the first block to issue two: read at once, a failing run included.
+    if (worker.running_block == 0 && worker.warp_first_desc_b[warp].size() == 2 &&
+        worker.stats.wgmma_first_two_desc_b.empty()) {
+      worker.stats.wgmma_first_two_desc_b = worker.warp_first_desc_b[warp];
+    }
+  }
   if (worker.running_block == 0) {
     std::vector<std::uint64_t>& firsts = worker.stats.wgmma_first_desc_a_of_warpgroup;
     if (firsts.size() <= warp / 4) firsts.resize(warp / 4 + 1, 0);
@@ -306,6 +313,12 @@ int wgmma_wait_begin(int pending, const char* file, int line) {
     if (op.group >= 0) oldest_in_flight = std::min(oldest_in_flight, op.group);
   }
   worker.stats.wgmma_groups_at_waits += static_cast<std::uint64_t>(thread.wgmma_groups - oldest_in_flight);
+  for (PendingWgmma& op : thread.wgmmas) {
+    if (op.group < 0 && op.waited_uncommitted_file == nullptr) {
+      op.waited_uncommitted_file = file;
+      op.waited_uncommitted_line = line;
+    }
+  }
   int completing = 0;
   for (const PendingWgmma& op : thread.wgmmas) {
     if (op.group < 0 || op.group >= done_below) break;
@@ -330,7 +343,14 @@ int wgmma_wait_begin(int pending, const char* file, int line) {
                       ", +16) of the dynamic shared memory." +
                       by +
                       " The tensor cores read a wgmma's operands until a wgmma_wait_group returns with its group "
-                      "done: a stage is released for its refill (its empty barrier's arrival) only after that wait.",
+                      "done: a stage is released for its refill (its empty barrier's arrival) only after that wait." +
+                      (op.waited_uncommitted_file != nullptr
+                           ? "\nLikely cause: this wgmma was not yet committed when the thread waited at " +
+                                 project_relative(op.waited_uncommitted_file) + ":" +
+                                 std::to_string(op.waited_uncommitted_line) +
+                                 ": wgmma_wait_group counts committed groups only, so a wait before the commit "
+                                 "waits for nothing. Commit the k-tile's wgmmas (wgmma_commit_group), then wait."
+                           : std::string()),
                   ErrorKind::shared_race);
     }
     ++completing;
@@ -395,14 +415,6 @@ void finish_block_wgmmas(Worker& worker, unsigned threads) {
     }
   }
   worker.warp_wgmmas.clear();
-  if (worker.running_block == 0 && worker.stats.wgmma_first_two_desc_b.empty()) {
-    for (const std::vector<std::uint64_t>& descriptors : worker.warp_first_desc_b) {
-      if (descriptors.size() == 2) {
-        worker.stats.wgmma_first_two_desc_b = descriptors;
-        break;
-      }
-    }
-  }
   worker.warp_first_desc_b.clear();
 }
 

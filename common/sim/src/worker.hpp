@@ -102,6 +102,10 @@ struct PendingWgmma {
   std::uint32_t values[kWgmmaMaxChunks][4] = {};
   const char* file = nullptr;
   int line = 0;
+  // The first wait of its thread that found it not yet committed (nullptr: none): a wait
+  // counts committed groups only, so that one waited for nothing.
+  const char* waited_uncommitted_file = nullptr;
+  int waited_uncommitted_line = 0;
 };
 
 struct ThreadState {

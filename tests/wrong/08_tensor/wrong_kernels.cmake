@@ -288,3 +288,24 @@ wb_wrong_kernel(consumers_keep_their_registers
   FIND "  wb::setmaxnreg_increase<kConsumerRegisters>();\n"
   REPLACE ""
   EXPECT "step 5.*took more \\(setmaxnreg_increase\\)")
+
+# Step 4: the wait before the commit: it counts committed groups only and waits for nothing.
+wb_wrong_kernel(wgmma_wait_before_the_commit
+  STEP 4
+  FIND "    wb::wgmma_commit_group();\n    wb::wgmma_wait_group<0>(acc);  // the products done, the stage read: it may be released\n"
+  REPLACE "    wb::wgmma_wait_group<0>(acc);  // the products done, the stage read: it may be released\n    wb::wgmma_commit_group();\n"
+  EXPECT "step 4.*Likely cause: this wgmma was not yet committed when the thread waited")
+
+# Step 4: the descriptor's start advanced by a byte count on a bf16 pointer.
+wb_wrong_kernel(descriptor_start_stepped_in_bytes
+  STEP 4
+  FIND "wb::matrix_descriptor(smem_tile + kk * kLineElements,"
+  REPLACE "wb::matrix_descriptor(smem_tile + kk * kLineBytes,"
+  EXPECT "step 4.*Likely cause: a warp's first two wgmmas read B 4096 bytes apart")
+
+# Step 5: the consumers take A's box by the warpgroup's index, one box too far.
+wb_wrong_kernel(consumer_box_by_warpgroup
+  STEP 5
+  FIND "bf16* const smem_a = smem_stage(stage) + consumer * kBoxElements;"
+  REPLACE "bf16* const smem_a = smem_stage(stage) + warpgroup * kBoxElements;"
+  EXPECT "step 5.*Likely cause: warpgroup 1, the first that multiplies, reads A from byte 8192 of the stage.*one box too far")

@@ -382,8 +382,8 @@ struct LaunchStats {
   // The descriptor of A of each warpgroup's first wgmma in the launch's first block (0:
   // that warpgroup issued none).
   std::vector<std::uint64_t> wgmma_first_desc_a_of_warpgroup;
-  // The descriptors of B of the first two wgmmas of the first block's lowest warp that
-  // issued any: how far one 16 of K steps along its operand.
+  // The descriptors of B of the first two wgmmas of the first warp of the first block to
+  // issue two: how far one 16 of K steps along its operand.
   std::vector<std::uint64_t> wgmma_first_two_desc_b;
   // wb::note_fmas() calls, each thread's counted, and of them those that found the
   // thread's reads of the next fragments already made (fma_note.cpp); the first thread
