@@ -509,6 +509,12 @@ std::string step3_barrier_counts(const wb::sim::LaunchStats& stats, const GemmSh
          "producer arrives once a stage, after its four copies, with all of the stage's bytes (kStageBytes).";
 }
 
+// The committed groups a wgmma wait found in flight, on average over the waits.
+double groups_in_flight_at_waits(const wb::sim::LaunchStats& stats) {
+  return static_cast<double>(stats.wgmma_groups_at_waits) /
+         static_cast<double>(std::max<std::uint64_t>(stats.wgmma_waits, 1));
+}
+
 // A k-tile's wgmmas are one group: one commit and one wait a k-tile in each thread that
 // multiplies (`threads` of them), where a commit and a wait after every wgmma makes the
 // tensor cores finish each before the next is issued.
@@ -611,7 +617,7 @@ std::string step3_barrier_counts(const wb::sim::LaunchStats& stats, const GemmSh
               "group is done, lane 0 after a __syncwarp()).";
   }
   const double in_flight_groups =
-      static_cast<double>(stats.wgmma_groups_at_waits) / static_cast<double>(std::max<std::uint64_t>(stats.wgmma_waits, 1));
+      groups_in_flight_at_waits(stats);
   if (k_tiles >= 4 && in_flight_groups < 1.5) {
     return ::testing::AssertionFailure()
            << "the consumers' waits found " << wb::grading::two_decimals(in_flight_groups)
@@ -886,12 +892,20 @@ using Chapter8Tensor = wb::grading::KernelTest;
 bool step1_failed = false;
 bool step3_failed = false;
 
-bool runs_on_a_failed_step1(const Step& step) {
-  if (!step1_failed) return false;
-  ADD_FAILURE() << step.heading() << ":\nnot run: this step multiplies and stores with step 1's warp_mma_k_tile and "
-                << "store_accumulators, and step 1 failed above. Make step 1 pass first.\n"
-                << "Hint: TODO(step 1) in " << step.file << ".";
+// A step that runs an earlier step's code, where that step failed in this run: it fails
+// saying so (`uses`: what of the earlier step it runs) rather than report the earlier
+// step's mistake as its own.
+bool runs_on_a_failed_step(const Step& step, bool failed, int earlier, const std::string& uses) {
+  if (!failed) return false;
+  ADD_FAILURE() << step.heading() << ":\nnot run: this step " << uses << ", and step " << earlier
+                << " failed above. Make step " << earlier << " pass first.\n"
+                << "Hint: TODO(step " << earlier << ") in " << step.file << ".";
   return true;
+}
+
+bool runs_on_a_failed_step1(const Step& step) {
+  return runs_on_a_failed_step(step, step1_failed, 1, "multiplies and stores with step 1's warp_mma_k_tile and "
+                                                      "store_accumulators");
 }
 
 #if WB_BACKEND_SIM
@@ -975,10 +989,9 @@ TEST_F(Chapter8Tensor, Step3TmaIntoAnMbarrierRing) {
 bool step4_failed = false;
 
 TEST_F(Chapter8Tensor, Step4WgmmaFromSharedMemory) {
-  if (step3_failed) {
-    ADD_FAILURE() << kStep4.heading() << ":\nnot run: this step runs step 3's ring (load_stage_tma, its waits "
-                  << "and releases) with wgmma for the arithmetic, and step 3 failed above. Make step 3 pass first.\n"
-                  << "Hint: TODO(step 3) in " << kStep4.file << ".";
+  if (runs_on_a_failed_step(kStep4, step3_failed, 3,
+                            "runs step 3's ring (load_stage_tma, its waits and releases) with wgmma for the "
+                            "arithmetic")) {
     return;
   }
   [[maybe_unused]] bool reported = false;
@@ -997,8 +1010,7 @@ TEST_F(Chapter8Tensor, Step4WgmmaFromSharedMemory) {
                   "at each wait\n",
                   wb::grading::gemm_shape_text(shape).c_str(), static_cast<unsigned long long>(stats.wgmma_calls / 4),
                   static_cast<unsigned long long>(stats.tensor_copies),
-                  static_cast<double>(stats.wgmma_groups_at_waits) /
-                      static_cast<double>(std::max<std::uint64_t>(stats.wgmma_waits, 1)));
+                  groups_in_flight_at_waits(stats));
     };
 #endif
     return check;
@@ -1007,12 +1019,7 @@ TEST_F(Chapter8Tensor, Step4WgmmaFromSharedMemory) {
 }
 
 TEST_F(Chapter8Tensor, Step5WarpSpecialization) {
-  if (step4_failed) {
-    ADD_FAILURE() << kStep5.heading() << ":\nnot run: this step multiplies with step 4's k_slice_descriptor, "
-                  << "and step 4 failed above. Make step 4 pass first.\n"
-                  << "Hint: TODO(step 4) in " << kStep5.file << ".";
-    return;
-  }
+  if (runs_on_a_failed_step(kStep5, step4_failed, 4, "multiplies with step 4's k_slice_descriptor")) return;
   [[maybe_unused]] bool reported = false;
   wb::grading::check_gemm_shapes(shapes(), [&](const GemmShape& shape) {
     auto check = gemm_check(kStep5, shape);
@@ -1027,8 +1034,7 @@ TEST_F(Chapter8Tensor, Step5WarpSpecialization) {
                   static_cast<unsigned long long>(stats.tensor_copies),
                   static_cast<double>(stats.bulk_copies_in_flight_at_issue) /
                       static_cast<double>(std::max<std::uint64_t>(stats.tensor_copies, 1)),
-                  static_cast<double>(stats.wgmma_groups_at_waits) /
-                      static_cast<double>(std::max<std::uint64_t>(stats.wgmma_waits, 1)));
+                  groups_in_flight_at_waits(stats));
     };
 #endif
     return check;
