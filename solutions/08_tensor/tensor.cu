@@ -19,8 +19,8 @@
 // full and an empty barrier, so that a copy needs no thread but one and no wait but the
 // mbarrier's.
 //
-// The file is built for sm_90 (Hopper): step 3's tensor copies are Hopper's, and the host
-// functions refuse an older GPU. Naming: gmem_ global memory, smem_ shared memory; shapes
+// The file is built for sm_90a (Hopper): step 3's tensor copies are Hopper's, steps 4 and
+// 5's wgmma sm_90a's own, and the host functions refuse a GPU that lacks them. Naming: gmem_ global memory, smem_ shared memory; shapes
 // (rows, columns) in the comments.
 #include <cuda/barrier>
 
@@ -53,6 +53,12 @@ static_assert(kLineElements * 2 == 128 && kTileM == 2 * kLineElements, "a k-row 
 void require_hopper(const char* function) {
   std::string reason;
   if (!wb::hopper_available(&reason)) throw std::runtime_error(std::string(function) + ": " + reason);
+}
+
+// Steps 4 and 5 need sm_90a's wgmma and setmaxnreg: compute capability 9.0 alone.
+void require_wgmma(const char* function) {
+  std::string reason;
+  if (!wb::wgmma_available(&reason)) throw std::runtime_error(std::string(function) + ": " + reason);
 }
 
 // ---------------------------------------------------------------------------------
@@ -619,12 +625,13 @@ void gemm_mma_tma(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, 
 }
 
 void gemm_wgmma(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, int n, int k) {
+  require_wgmma("gemm_wgmma");
   launch_ring<WgmmaTiles>("gemm_wgmma", gmem_a, gmem_b, gmem_c, m, n, k);
 }
 
 void gemm_wgmma_specialized(const bf16* gmem_a, const bf16* gmem_b, float* gmem_c, int m, int n, int k) {
   require_shape("gemm_wgmma_specialized", m, n, k);
-  require_hopper("gemm_wgmma_specialized");
+  require_wgmma("gemm_wgmma_specialized");
   const CUtensorMap map_a = operand_map(gmem_a, m, k);
   const CUtensorMap map_b = operand_map(gmem_b, n, k);
   const std::size_t shared_bytes = kSwizzleAlignment + static_cast<std::size_t>(kWideStageBytes) * kWideStages;

@@ -33,6 +33,11 @@ bool hopper_available(std::string* reason) {
   return true;
 }
 
+bool wgmma_available(std::string* reason) {
+  if (reason != nullptr) reason->clear();
+  return true;
+}
+
 std::string device_description() {
   return std::string("CPU simulator (fibers on ") + sim::fiber_backend_name() +
          ", schedule " + sim::to_string(sim::current_schedule()) + ")";

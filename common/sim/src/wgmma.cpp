@@ -19,6 +19,7 @@
 #include <cstring>
 
 #include "wb/poison.hpp"
+#include "wb/wgmma.hpp"
 #include "worker.hpp"
 
 namespace wb::sim {
@@ -37,31 +38,26 @@ struct WgmmaOperand {
 };
 static_assert(sizeof(WgmmaOperand) <= sizeof(WarpRendezvous::operands[0]), "a lane's wgmma operand fits");
 
-struct Descriptor {
-  std::size_t start;    // bytes from the dynamic shared memory's start
-  std::size_t leading;  // leading byte offset
-  std::size_t stride;   // stride byte offset
-  unsigned layout;      // 0 none, 1 128-byte swizzle, 2 64-byte, 3 32-byte
-};
+using Descriptor = MatrixDescriptorFields;
 
-Descriptor decode(std::uint64_t bits) {
-  return {static_cast<std::size_t>(bits & 0x3FFFu) << 4, static_cast<std::size_t>(bits >> 16 & 0x3FFFu) << 4,
-          static_cast<std::size_t>(bits >> 32 & 0x3FFFu) << 4, static_cast<unsigned>(bits >> 62)};
+unsigned swizzle_bytes(Swizzle layout) {
+  return layout == Swizzle::bytes128 ? 128 : layout == Swizzle::bytes64 ? 64 : layout == Swizzle::bytes32 ? 32 : 0;
 }
 
-unsigned swizzle_bytes(unsigned layout) { return layout == 1 ? 128 : layout == 2 ? 64 : layout == 3 ? 32 : 0; }
-
-std::string layout_name(unsigned layout) {
-  return layout == 0 ? "no swizzle" : std::to_string(swizzle_bytes(layout)) + "-byte swizzle";
+std::string layout_name(Swizzle layout) {
+  return layout == Swizzle::none ? "no swizzle" : std::to_string(swizzle_bytes(layout)) + "-byte swizzle";
 }
 
 // The byte, from the dynamic shared memory's start, of the chunk of 8 elements along M or
 // N that starts at (mn, k) of an MN-major operand (mn a multiple of 8).
 std::size_t chunk_offset(const Descriptor& d, unsigned mn, unsigned k) {
   const unsigned swizzle = swizzle_bytes(d.layout);
-  if (swizzle == 0) return d.start + mn / 8 * d.stride + k % 8 * kChunkBytes + k / 8 * d.leading;
+  if (swizzle == 0) {
+    return std::size_t{d.start} + mn / 8 * d.stride_byte_offset + k % 8 * kChunkBytes + k / 8 * d.leading_byte_offset;
+  }
   const unsigned run = swizzle / 2;  // elements along M or N in a line
-  const std::size_t address = d.start + mn % run * 2 + mn / run * d.leading + k % 8 * swizzle + k / 8 * d.stride;
+  const std::size_t address = std::size_t{d.start} + mn % run * 2 + mn / run * d.leading_byte_offset +
+                              k % 8 * swizzle + k / 8 * d.stride_byte_offset;
   const std::size_t mask = swizzle / 16 - 1;
   return address ^ ((address >> 7 & mask) << 4);
 }
@@ -152,7 +148,7 @@ int wgmma_chunks(std::uint64_t desc_a, std::uint64_t desc_b, int n, const void**
   note_call_site(thread, file, line);
   const SharedMemory& shared = thread.worker->shared;
   const unsigned rank = thread.linear_index / 32 % 4, lane = thread.lane();
-  const Descriptor a = decode(desc_a), b = decode(desc_b);
+  const Descriptor a = decode_matrix_descriptor(desc_a), b = decode_matrix_descriptor(desc_b);
   const int count = chunks_per_lane(n);
   for (int i = 0; i < count; ++i) {
     const ChunkPlace place = chunk_place(rank, lane, i, n);
@@ -162,8 +158,8 @@ int wgmma_chunks(std::uint64_t desc_a, std::uint64_t desc_b, int n, const void**
       kernel_fail(file, line,
                   std::string("wgmma: the descriptor of ") + (place.of_a ? "A" : "B") + " (" +
                       hex64(place.of_a ? desc_a : desc_b) + ": start " + std::to_string(d.start) +
-                      ", leading byte offset " + std::to_string(d.leading) + ", stride byte offset " +
-                      std::to_string(d.stride) + ", " + layout_name(d.layout) + ") puts its elements (" +
+                      ", leading byte offset " + std::to_string(d.leading_byte_offset) + ", stride byte offset " +
+                      std::to_string(d.stride_byte_offset) + ", " + layout_name(d.layout) + ") puts its elements (" +
                       std::to_string(place.mn) + "-" + std::to_string(place.mn + 7) + ", k " +
                       std::to_string(place.k) + ") at bytes [" + std::to_string(offset) + ", " +
                       std::to_string(offset + kChunkBytes) + ") of the dynamic shared memory, past its end (" +

@@ -28,6 +28,11 @@ bool gpu_available(std::string* reason = nullptr);
 /// newer): the simulator always does; if not, `reason` says why (for "skipped: needs sm_90").
 bool hopper_available(std::string* reason = nullptr);
 
+/// Whether the device runs sm_90a's arch-specific instructions, wgmma and setmaxnreg:
+/// compute capability 9.0 exactly (newer GPUs lack them). The simulator always does; if
+/// not, `reason` says why.
+bool wgmma_available(std::string* reason = nullptr);
+
 /// One line naming the device: "NVIDIA H100 80GB HBM3 (sm_90)" or "CPU simulator (...)".
 std::string device_description();
 

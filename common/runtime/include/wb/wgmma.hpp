@@ -73,6 +73,26 @@ namespace wb {
 /// CU_TENSOR_MAP_SWIZZLE_128B is `bytes128`).
 enum class Swizzle : unsigned { none = 0, bytes128 = 1, bytes64 = 2, bytes32 = 3 };
 
+/// A descriptor's fields in bytes, as the tensor cores read them back (the simulator's
+/// model and the graders decode descriptors with it).
+struct MatrixDescriptorFields {
+  std::uint32_t start;                ///< from the shared window's start
+  std::uint32_t leading_byte_offset;
+  std::uint32_t stride_byte_offset;
+  Swizzle layout;
+};
+
+constexpr MatrixDescriptorFields decode_matrix_descriptor(std::uint64_t bits) {
+  return {static_cast<std::uint32_t>(bits & 0x3FFFu) << 4, static_cast<std::uint32_t>(bits >> 16 & 0x3FFFu) << 4,
+          static_cast<std::uint32_t>(bits >> 32 & 0x3FFFu) << 4, static_cast<Swizzle>(bits >> 62)};
+}
+
+namespace detail {
+// setmaxnreg's operand: 24 to 256 registers, a multiple of 8.
+template <int Registers>
+inline constexpr bool kSetmaxnregCount = Registers >= 24 && Registers <= 256 && Registers % 8 == 0;
+}  // namespace detail
+
 #if WB_BACKEND_SIM
 
 namespace detail {
@@ -123,12 +143,12 @@ WB_SIM_INLINE void wgmma_m64n256k16_bf16(float (&d)[128], std::uint64_t desc_a, 
 /// register file.
 template <int Registers>
 WB_SIM_INLINE void setmaxnreg_increase(WB_SITE_ONLY_PARAMETERS) {
-  static_assert(Registers >= 24 && Registers <= 256 && Registers % 8 == 0, "setmaxnreg: 24 to 256, a multiple of 8");
+  static_assert(detail::kSetmaxnregCount<Registers>, "setmaxnreg: 24 to 256, a multiple of 8");
   sim::setmaxnreg(Registers, true, WB_SITE);
 }
 template <int Registers>
 WB_SIM_INLINE void setmaxnreg_decrease(WB_SITE_ONLY_PARAMETERS) {
-  static_assert(Registers >= 24 && Registers <= 256 && Registers % 8 == 0, "setmaxnreg: 24 to 256, a multiple of 8");
+  static_assert(detail::kSetmaxnregCount<Registers>, "setmaxnreg: 24 to 256, a multiple of 8");
   sim::setmaxnreg(Registers, false, WB_SITE);
 }
 
@@ -260,7 +280,7 @@ __device__ __forceinline__ void wgmma_m64n256k16_bf16(float (&d)[128], std::uint
 /// the registers are free.
 template <int Registers>
 __device__ __forceinline__ void setmaxnreg_increase() {
-  static_assert(Registers >= 24 && Registers <= 256 && Registers % 8 == 0, "setmaxnreg: 24 to 256, a multiple of 8");
+  static_assert(detail::kSetmaxnregCount<Registers>, "setmaxnreg: 24 to 256, a multiple of 8");
 #if WB_HAS_WGMMA
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Registers));
 #endif
@@ -269,7 +289,7 @@ __device__ __forceinline__ void setmaxnreg_increase() {
 /// registers above `Registers` back, for the warpgroups that increase theirs.
 template <int Registers>
 __device__ __forceinline__ void setmaxnreg_decrease() {
-  static_assert(Registers >= 24 && Registers <= 256 && Registers % 8 == 0, "setmaxnreg: 24 to 256, a multiple of 8");
+  static_assert(detail::kSetmaxnregCount<Registers>, "setmaxnreg: 24 to 256, a multiple of 8");
 #if WB_HAS_WGMMA
   asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(Registers));
 #endif

@@ -193,6 +193,20 @@ bool hopper_available(std::string* reason) {
   return false;
 }
 
+bool wgmma_available(std::string* reason) {
+  if (!hopper_available(reason)) return false;
+  int device = 0, major = 0, minor = 0;
+  cudaGetDevice(&device);
+  cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+  cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
+  if (major == 9 && minor == 0) return true;
+  if (reason != nullptr) {
+    *reason = "needs sm_90a (wgmma and setmaxnreg, which compute capability 9.0 alone has): this GPU, " +
+              device_description() + ", lacks them; the simulator runs the step";
+  }
+  return false;
+}
+
 std::string device_description() {
   int device = 0;
   cudaDeviceProp properties{};
