@@ -629,10 +629,46 @@ double groups_in_flight_at_waits(const wb::sim::LaunchStats& stats) {
   return ::testing::AssertionSuccess();
 }
 
+// Where the first wgmma's operands start in their stage, where the ring's start is known
+// (the first block's lowest box): B's tile follows A's, 16384 bytes in. A B start moved
+// is named as B's, and a stage's start moved as the stage's, not read as A's (empty where
+// B is in place or the ring's start is unknown).
+std::string operands_in_their_stage(const wb::sim::LaunchStats& stats, const wb::MatrixDescriptorFields& b,
+                                    long long stage_bytes) {
+  if (!stats.tensor_copy_lowest_destination || stats.wgmma_first_desc_a_of_warpgroup.empty()) return "";
+  const long long ring = static_cast<long long>(*stats.tensor_copy_lowest_destination);
+  const auto in_stage = [&](long long start) { return ((start - ring) % stage_bytes + stage_bytes) % stage_bytes; };
+  constexpr long long kATileBytes = 2LL * ch08::kTileM * ch08::kTileK;
+  const long long b_at = in_stage(b.start);
+  if (b_at == kATileBytes) return "";
+  long long a_at = -1;
+  for (std::uint64_t first : stats.wgmma_first_desc_a_of_warpgroup) {
+    if (first != 0) {
+      a_at = in_stage(wb::decode_matrix_descriptor(first).start);
+      break;
+    }
+  }
+  const std::string stage_text = " (stages of " + std::to_string(stage_bytes) + " bytes from byte " +
+                                 std::to_string(ring) + " of the dynamic shared memory, where the first box landed)";
+  if (a_at > 0 && b_at - a_at == kATileBytes) {
+    return "the first wgmma reads A from byte " + std::to_string(a_at) + " and B from byte " + std::to_string(b_at) +
+           " of its stage" + stage_text + ", both " + std::to_string(a_at) +
+           " bytes past their tiles (A's at byte 0, B's at 16384): the stage's start is off, not one operand's.";
+  }
+  return "the first wgmma's descriptor of B starts at byte " + std::to_string(b_at) + " of its stage" + stage_text +
+         ", where B's tile follows A's kTileM x kTileK bf16, at byte " + std::to_string(kATileBytes) +
+         (b_at == 2LL * ch08::kWideTileN * ch08::kTileK && stage_bytes > 2 * kATileBytes
+              ? ": 32768 bytes is B's own kWideTileN x kTileK, where A's tile, kTileM x kTileK, is what comes before "
+                "B's."
+          : b_at == kATileBytes / 2 ? ": 8192 is A's tile counted in bf16 elements, taken as bytes."
+                                    : ".");
+}
+
 // Step 4's descriptors, as the first wgmma gave them, against the ring's stages: 128-byte
 // swizzle, 8 lines of 128 bytes from one 8 k-rows to the next (the stride byte offset),
 // and B's two boxes kBoxBytes apart (its leading byte offset: A's warpgroup reads one box).
-std::string step4_descriptors(const wb::sim::LaunchStats& stats) {
+// Step 5 reads them too, with its stages of `stage_bytes`.
+std::string step4_descriptors(const wb::sim::LaunchStats& stats, long long stage_bytes) {
   if (stats.wgmma_calls == 0) return "";
   const auto decode = wb::decode_matrix_descriptor;
   const wb::MatrixDescriptorFields a = decode(stats.wgmma_first_desc_a), b = decode(stats.wgmma_first_desc_b);
@@ -670,6 +706,7 @@ std::string step4_descriptors(const wb::sim::LaunchStats& stats) {
                                    : ".");
     }
   }
+  if (std::string placed = operands_in_their_stage(stats, b, stage_bytes); !placed.empty()) return placed;
   // Each multiplying warpgroup's 64 rows are A's box in order (the i-th: box i): A's tile
   // is the stage's first 16384 bytes, B's follows, where the first wgmma's B starts.
   const long long stage = static_cast<long long>(b.start) - 2LL * ch08::kTileM * ch08::kTileK;
@@ -867,9 +904,11 @@ wb::grading::GemmCheck gemm_check(const Step& step, const GemmShape& shape) {
     check.step_wait = -1;
 #if WB_BACKEND_SIM
     const bool wgmma = step.number >= 4;
-    check.barrier_counts = [shape, wgmma](const wb::sim::LaunchStats& stats) {
+    const long long stage_bytes = 2LL * (ch08::kTileM + (step.number == 5 ? ch08::kWideTileN : ch08::kTileN)) *
+                                  ch08::kTileK;
+    check.barrier_counts = [shape, wgmma, stage_bytes](const wb::sim::LaunchStats& stats) {
       std::string cause = step3_barrier_counts(stats, shape);
-      if (cause.empty() && wgmma) cause = step4_descriptors(stats);
+      if (cause.empty() && wgmma) cause = step4_descriptors(stats, stage_bytes);
       return cause;
     };
 #endif

@@ -85,6 +85,7 @@ LaunchStats& LaunchStats::operator+=(const LaunchStats& other) {
   if (wgmma_partial_warpgroup.empty()) wgmma_partial_warpgroup = other.wgmma_partial_warpgroup;
   if (wgmma_first_desc_a_of_warpgroup.empty()) wgmma_first_desc_a_of_warpgroup = other.wgmma_first_desc_a_of_warpgroup;
   if (wgmma_first_two_desc_b.empty()) wgmma_first_two_desc_b = other.wgmma_first_two_desc_b;
+  if (!tensor_copy_lowest_destination) tensor_copy_lowest_destination = other.tensor_copy_lowest_destination;
   if (wgmma_first_desc_a == 0 && wgmma_first_desc_b == 0) {
     wgmma_first_desc_a = other.wgmma_first_desc_a;
     wgmma_first_desc_b = other.wgmma_first_desc_b;

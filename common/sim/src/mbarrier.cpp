@@ -163,8 +163,9 @@ std::uint64_t unseen_copies(const Worker& worker, unsigned self) {
 
 // A wait that returns: counted, and the thread has seen the copies of this barrier's
 // completed phases land.
-void finish_wait(Worker& worker, const ThreadState& thread, BlockMbarrier& barrier) {
+void finish_wait(Worker& worker, ThreadState& thread, BlockMbarrier& barrier) {
   ++worker.stats.mbarrier_waits;
+  thread.last_mbarrier_waited = barrier.address;
   barrier.waited_since_byte_arrival = true;
   barrier.waited[thread.linear_index] = 1;
   barrier.seen[thread.linear_index] = std::max(barrier.seen[thread.linear_index], barrier.phase);
@@ -318,6 +319,7 @@ void queue_copy(ThreadState& thread, BlockMbarrier& barrier, std::byte* destinat
   poison::fill(destination, data.size(), poison::in_flight);
   barrier.brought_bytes += static_cast<std::int64_t>(data.size());
   barrier.copies.push_back(BulkLanding{destination, std::move(data), thread.linear_index, pc});
+  barrier.copies.back().issued_after_wait_on = thread.last_mbarrier_waited;
   ++worker.block_bulk_copies;
   if (std::find(worker.bulk_copy_sites.begin(), worker.bulk_copy_sites.end(), pc) == worker.bulk_copy_sites.end()) {
     worker.bulk_copy_sites.push_back(pc);
@@ -467,6 +469,11 @@ std::uint64_t mbarrier_arrive(const void* address, std::ptrdiff_t count, std::pt
     barrier.waited_since_byte_arrival = false;
   }
   release_on_arrive(worker, thread.linear_index, barrier);
+  // Each lane's wgmmas in flight: this warp's arrival may release the stage they read.
+  const unsigned warp_begin = thread.linear_index / 32 * 32;
+  for (unsigned lane = warp_begin; lane < warp_begin + 32 && lane < worker.threads.size(); ++lane) {
+    for (PendingWgmma& op : worker.threads[lane]->wgmmas) op.releases.push_back({address, file, line});
+  }
   barrier.pending -= static_cast<std::uint32_t>(count);
   ++worker.stats.mbarrier_arrivals;
   if (transaction_bytes > 0) ++worker.stats.mbarrier_arrivals_with_bytes;
@@ -664,6 +671,12 @@ void tensor_copy(void* dst, std::uint64_t handle, const int* coords, int rank, c
   }
   ++worker.stats.tensor_copies;
   worker.stats.tensor_bytes += box_bytes;
+  if (worker.running_block == 0 && worker.shared.in_dynamic(dst, 1)) {
+    const auto offset =
+        static_cast<std::uint64_t>(static_cast<const std::byte*>(dst) - worker.shared.dynamic_begin());
+    std::optional<std::uint64_t>& lowest = worker.stats.tensor_copy_lowest_destination;
+    if (!lowest || offset < *lowest) lowest = offset;
+  }
   queue_copy(thread, barrier, static_cast<std::byte*>(dst), std::move(data), what, file, line, pc);
   barrier.copies.back().element_bytes = static_cast<unsigned>(map.element_bytes);
 }

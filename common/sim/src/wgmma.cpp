@@ -298,6 +298,35 @@ void complete_wgmma(WarpRendezvous& meeting, Worker& worker, unsigned warp) {
   ++worker.warp_wgmmas[warp];
 }
 
+namespace {
+
+// Where the refill that changed a wgmma's operand was issued after a wait on a barrier
+// that the wgmma's own warp arrived on while the wgmma was in flight: that arrival
+// released the stage early. Named with the wait that left the group in flight, if any.
+std::string released_in_flight(const Worker& worker, const PendingWgmma& op, const BulkLanding* refill) {
+  if (refill == nullptr || refill->issued_after_wait_on == nullptr) return "";
+  const auto release = std::find_if(op.releases.begin(), op.releases.end(), [&](const PendingWgmma::Release& r) {
+    return r.barrier == refill->issued_after_wait_on;
+  });
+  if (release == op.releases.end()) return "";
+  const std::string released = "the warp released the stage this wgmma reads (its arrival on " +
+                               barrier_name(worker, release->barrier) + " at " + project_relative(release->file) +
+                               ":" + std::to_string(release->line) + ", which the refill waited for)";
+  if (op.left_in_flight_file == nullptr) {
+    return "\nLikely cause: " + released + " before any wgmma_wait_group after the wgmma: the wgmma still read " +
+           "the stage. Wait for its group first (wgmma_commit_group, then wgmma_wait_group), then release.";
+  }
+  const int n = op.left_in_flight_pending;
+  return "\nLikely cause: " + released + " while its group was still in flight: the wait before that release, " +
+         "wgmma_wait_group<" + std::to_string(n) + "> at " + project_relative(op.left_in_flight_file) + ":" +
+         std::to_string(op.left_in_flight_line) + ", lets the " + (n == 1 ? "newest committed group" : "newest " +
+         std::to_string(n) + " committed groups") + " run on, this wgmma's among them (N is the groups left in " +
+         "flight, not the groups waited for). Release only a stage whose group a wait has finished: after " +
+         "wgmma_wait_group<0>, this k-tile's; after wgmma_wait_group<1>, the previous k-tile's.";
+}
+
+}  // namespace
+
 int wgmma_wait_begin(int pending, const char* file, int line) {
   ThreadState& thread = require_thread("wgmma_wait_group", file, line);
   note_call_site(thread, file, line);
@@ -315,6 +344,13 @@ int wgmma_wait_begin(int pending, const char* file, int line) {
       op.waited_uncommitted_line = line;
     }
   }
+  for (PendingWgmma& op : thread.wgmmas) {
+    if (op.group >= done_below && op.releases.empty()) {
+      op.left_in_flight_file = file;
+      op.left_in_flight_line = line;
+      op.left_in_flight_pending = pending;
+    }
+  }
   int completing = 0;
   for (const PendingWgmma& op : thread.wgmmas) {
     if (op.group < 0 || op.group >= done_below) break;
@@ -322,10 +358,12 @@ int wgmma_wait_begin(int pending, const char* file, int line) {
     for (int i = 0; i < op.chunks; ++i) {
       if (std::memcmp(op.addresses[i], op.values[i], kChunkBytes) == 0) continue;
       std::string by;
+      const BulkLanding* refill = nullptr;
       for (const BlockMbarrier& barrier : worker.mbarriers) {
         for (const BulkLanding& copy : barrier.copies) {
           const std::byte* chunk = static_cast<const std::byte*>(op.addresses[i]);
           if (chunk + kChunkBytes > copy.destination && chunk < copy.destination + copy.data.size()) {
+            refill = &copy;
             by = " It is the destination of a copy issued by thread " +
                  format_index(worker.threads[copy.issuer]->index) + " (" + source_line_of(copy.pc) +
                  "), still in flight on the barrier " + barrier_name(worker, barrier.address) + ".";
@@ -346,7 +384,7 @@ int wgmma_wait_begin(int pending, const char* file, int line) {
                                  std::to_string(op.waited_uncommitted_line) +
                                  ": wgmma_wait_group counts committed groups only, so a wait before the commit "
                                  "waits for nothing. Commit the k-tile's wgmmas (wgmma_commit_group), then wait."
-                           : std::string()),
+                           : released_in_flight(worker, op, refill)),
                   ErrorKind::shared_race);
     }
     ++completing;

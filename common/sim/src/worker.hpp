@@ -106,6 +106,18 @@ struct PendingWgmma {
   // counts committed groups only, so that one waited for nothing.
   const char* waited_uncommitted_file = nullptr;
   int waited_uncommitted_line = 0;
+  // The arrivals on mbarriers by a lane of its warp since its issue (a release of a stage
+  // it may still read), and the last wait of its thread before the first of them that
+  // found it committed and left it in flight (wgmma_wait_group<pending>).
+  struct Release {
+    const void* barrier;
+    const char* file;
+    int line;
+  };
+  std::vector<Release> releases;
+  const char* left_in_flight_file = nullptr;
+  int left_in_flight_line = 0;
+  int left_in_flight_pending = 0;
 };
 
 struct ThreadState {
@@ -127,6 +139,7 @@ struct ThreadState {
   long long wgmma_groups = 0;
   bool wgmma_fenced = false;
   bool issued_bulk_copy = false;  // a bulk or tensor copy in this block (wgmma.cpp counts the warps)
+  const void* last_mbarrier_waited = nullptr;  // the mbarrier of its last wait that returned
   LastSeen last_seen;
   // Its accesses to device memory so far (loads, stores, cp.async sources), for a fault's
   // evidence (wb::Fault::earlier_accesses).
@@ -371,6 +384,7 @@ struct BulkLanding {
   unsigned issuer;  // the thread that issued it
   const void* pc;   // where, for the race check
   unsigned element_bytes = 0;  // a tensor copy's element size (its map's); 0 for a bulk copy's bytes
+  const void* issued_after_wait_on = nullptr;  // the issuer's last mbarrier waited on before it
 };
 
 // A block's mbarrier (a cuda::barrier<thread_scope_block>), known by its shared address. A

@@ -229,7 +229,7 @@ wb_wrong_kernel(wgmma_wait_leaves_the_group_in_flight
   STEP 4
   FIND "wb::wgmma_wait_group<0>(acc);"
   REPLACE "wb::wgmma_wait_group<1>(acc);"
-  EXPECT "step 4.*the shared memory that a wgmma of this thread read .* changed before the wait on it")
+  EXPECT "step 4.*the shared memory that a wgmma of this thread read .* changed before the wait on it.*Likely cause: the warp released the stage this wgmma reads .* wgmma_wait_group<1> at .* lets the newest committed group run on")
 
 # Step 4: no fence before the wgmmas.
 wb_wrong_kernel(wgmma_fence_left_out
@@ -280,7 +280,7 @@ wb_wrong_kernel(consumer_releases_the_stage_in_flight
   STEP 5
   FIND "if (k_tile > 0 && lane == 0) (void)empty[(k_tile - 1) % kWideStages].arrive();"
   REPLACE "if (lane == 0) (void)empty[stage].arrive();"
-  EXPECT "step 5.*changed before the wait on it")
+  EXPECT "step 5.*changed before the wait on it.*Likely cause: the warp released the stage this wgmma reads \\(its arrival on empty\\[0\\].*wgmma_wait_group<1>")
 
 # Step 5: the consumers never take the registers the producer gave back.
 wb_wrong_kernel(consumers_keep_their_registers
@@ -309,3 +309,17 @@ wb_wrong_kernel(consumer_box_by_warpgroup
   FIND "bf16* const smem_a = smem_stage(stage) + consumer * kBoxElements;"
   REPLACE "bf16* const smem_a = smem_stage(stage) + warpgroup * kBoxElements;"
   EXPECT "step 5.*Likely cause: warpgroup 1, the first that multiplies, reads A from byte 8192 of the stage.*one box too far")
+
+# Step 5: B's tile placed after a tile of B's own size, not after A's.
+wb_wrong_kernel(consumer_b_after_a_tile_of_b_rows
+  STEP 5
+  FIND "bf16* const smem_b = smem_stage(stage) + kTileM * kTileK;"
+  REPLACE "bf16* const smem_b = smem_stage(stage) + kWideTileN * kTileK;"
+  EXPECT "step 5.*Likely cause: the first wgmma's descriptor of B starts at byte 32768 of its stage.*B's own kWideTileN x kTileK")
+
+# Step 5: the consumers release the stage before waiting for its wgmmas at all.
+wb_wrong_kernel(consumer_releases_before_the_wait
+  STEP 5
+  FIND "    wb::wgmma_wait_group<1>(acc);  // this k-tile's group may run on; the previous one's is done\n    __syncwarp();\n    if (k_tile > 0 && lane == 0) (void)empty[(k_tile - 1) % kWideStages].arrive();"
+  REPLACE "    __syncwarp();\n    if (lane == 0) (void)empty[stage].arrive();\n    wb::wgmma_wait_group<1>(acc);"
+  EXPECT "step 5.*Likely cause: the warp released the stage this wgmma reads .* before any wgmma_wait_group after the wgmma")

@@ -385,6 +385,9 @@ struct LaunchStats {
   // The descriptors of B of the first two wgmmas of the first warp of the first block to
   // issue two: how far one 16 of K steps along its operand.
   std::vector<std::uint64_t> wgmma_first_two_desc_b;
+  // The lowest destination of the first block's tensor copies, in bytes from the dynamic
+  // shared memory's start as a descriptor counts them: where its ring of stages starts.
+  std::optional<std::uint64_t> tensor_copy_lowest_destination;
   // wb::note_fmas() calls, each thread's counted, and of them those that found the
   // thread's reads of the next fragments already made (fma_note.cpp); the first thread
   // of the launch's lowest block whose FMAs did not.
