@@ -20,8 +20,8 @@
 // mbarrier's.
 //
 // The file is built for sm_90a (Hopper): step 3's tensor copies are Hopper's, steps 4 and
-// 5's wgmma sm_90a's own, and the host functions refuse a GPU that lacks them. Naming: gmem_ global memory, smem_ shared memory; shapes
-// (rows, columns) in the comments.
+// 5's wgmma sm_90a's own, and the host functions refuse a GPU that lacks them. Naming:
+// gmem_ global memory, smem_ shared memory; shapes (rows, columns) in the comments.
 #include <cuda/barrier>
 
 #include <cstdint>

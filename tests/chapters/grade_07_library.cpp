@@ -141,12 +141,6 @@ const Step kStep4{
       "a store past the end of the output: outputs of a box that lies partly outside the array are "
       "stored only where box_row + row < rows and box_col + col < cols."}}};
 
-// On a GPU older than Hopper, steps 3 and 4 are skipped (never passed).
-#define WB_SKIP_WITHOUT_HOPPER()                          \
-  do {                                                    \
-    std::string reason;                                   \
-    if (!wb::hopper_available(&reason)) GTEST_SKIP() << "skipped: " << reason; \
-  } while (false)
 
 // ---------------------------------------------------------------------------------
 // Step 1
@@ -564,7 +558,7 @@ TEST_F(Chapter7Library, Step2DoubleBufferWithCudaPipeline) {
 }
 
 TEST_F(Chapter7Library, Step3BulkCopyOnABarrier) {
-  WB_SKIP_WITHOUT_HOPPER();
+  WB_SKIP_WITHOUT(wb::hopper_available);  // steps 3 and 4 need Hopper
   // Tiles of 8192: 8 whole ones, a partial last one, a single partial tile, one vector.
   std::vector<int> sizes{8 * ch07::kBulkTile, 5 * ch07::kBulkTile + 12, 1000, 4};
 #if !WB_BACKEND_SIM
@@ -574,7 +568,7 @@ TEST_F(Chapter7Library, Step3BulkCopyOnABarrier) {
 }
 
 TEST_F(Chapter7Library, Step4TransposeThroughTheTma) {
-  WB_SKIP_WITHOUT_HOPPER();
+  WB_SKIP_WITHOUT(wb::hopper_available);  // steps 3 and 4 need Hopper
   // Boxes of 32 x 64: whole ones, partial ones on both edges, a single box, the smallest.
   std::vector<std::pair<int, int>> shapes{{128, 128}, {100, 70}, {32, 64}, {4, 1}, {196, 200}};
 #if !WB_BACKEND_SIM

@@ -629,6 +629,9 @@ double groups_in_flight_at_waits(const wb::sim::LaunchStats& stats) {
   return ::testing::AssertionSuccess();
 }
 
+// A stage holds A's tile (kTileM x kTileK bf16), then B's.
+constexpr long long kATileBytes = 2LL * ch08::kTileM * ch08::kTileK;
+
 // Where the first wgmma's operands start in their stage, where the ring's start is known
 // (the first block's lowest box): B's tile follows A's, 16384 bytes in. A B start moved
 // is named as B's, and a stage's start moved as the stage's, not read as A's (empty where
@@ -638,7 +641,6 @@ std::string operands_in_their_stage(const wb::sim::LaunchStats& stats, const wb:
   if (!stats.tensor_copy_lowest_destination || stats.wgmma_first_desc_a_of_warpgroup.empty()) return "";
   const long long ring = static_cast<long long>(*stats.tensor_copy_lowest_destination);
   const auto in_stage = [&](long long start) { return ((start - ring) % stage_bytes + stage_bytes) % stage_bytes; };
-  constexpr long long kATileBytes = 2LL * ch08::kTileM * ch08::kTileK;
   const long long b_at = in_stage(b.start);
   if (b_at == kATileBytes) return "";
   long long a_at = -1;
@@ -709,7 +711,7 @@ std::string step4_descriptors(const wb::sim::LaunchStats& stats, long long stage
   if (std::string placed = operands_in_their_stage(stats, b, stage_bytes); !placed.empty()) return placed;
   // Each multiplying warpgroup's 64 rows are A's box in order (the i-th: box i): A's tile
   // is the stage's first 16384 bytes, B's follows, where the first wgmma's B starts.
-  const long long stage = static_cast<long long>(b.start) - 2LL * ch08::kTileM * ch08::kTileK;
+  const long long stage = static_cast<long long>(b.start) - kATileBytes;
   const std::vector<std::uint64_t>& firsts = stats.wgmma_first_desc_a_of_warpgroup;
   int multiplying = 0;
   for (int group = 0; group < static_cast<int>(firsts.size()); ++group) {
@@ -903,10 +905,9 @@ wb::grading::GemmCheck gemm_check(const Step& step, const GemmShape& shape) {
     check.copies_on_mbarriers = true;
     check.step_wait = -1;
 #if WB_BACKEND_SIM
-    const bool wgmma = step.number >= 4;
-    const long long stage_bytes = 2LL * (ch08::kTileM + (step.number == 5 ? ch08::kWideTileN : ch08::kTileN)) *
-                                  ch08::kTileK;
-    check.barrier_counts = [shape, wgmma, stage_bytes](const wb::sim::LaunchStats& stats) {
+    const long long stage_bytes =
+        kATileBytes + 2LL * (step.number == 5 ? ch08::kWideTileN : ch08::kTileN) * ch08::kTileK;
+    check.barrier_counts = [shape, wgmma = check.wgmma, stage_bytes](const wb::sim::LaunchStats& stats) {
       std::string cause = step3_barrier_counts(stats, shape);
       if (cause.empty() && wgmma) cause = step4_descriptors(stats, stage_bytes);
       return cause;
@@ -923,14 +924,6 @@ wb::grading::GemmCheck gemm_check(const Step& step, const GemmShape& shape) {
 }
 
 using Chapter8Tensor = wb::grading::KernelTest;
-
-// The chapter's file is built for Hopper: on another GPU its steps are skipped (never
-// passed), steps 4 and 5 on any GPU but compute capability 9.0, which alone has wgmma.
-#define WB_SKIP_WITHOUT(available)                                              \
-  do {                                                                          \
-    std::string reason;                                                         \
-    if (!(available)(&reason)) GTEST_SKIP() << "skipped: " << reason;           \
-  } while (false)
 
 // Steps 2 and 3 run step 1's warp_mma_k_tile and store_accumulators: where step 1 failed
 // in this run, they fail saying so, rather than report step 1's mistake as their own.
@@ -968,7 +961,7 @@ void report_once(bool& reported, int step, const GemmShape& shape, const wb::sim
 #endif
 
 TEST_F(Chapter8Tensor, Step1MmaSyncFromCpAsyncTiles) {
-  WB_SKIP_WITHOUT(wb::hopper_available);
+  WB_SKIP_WITHOUT(wb::hopper_available);  // the chapter's file is built for Hopper
   [[maybe_unused]] bool reported = false;
   wb::grading::check_gemm_shapes(shapes(), [&](const GemmShape& shape) {
     auto check = gemm_check(kStep1, shape);
@@ -1037,7 +1030,7 @@ TEST_F(Chapter8Tensor, Step3TmaIntoAnMbarrierRing) {
 bool step4_failed = false;
 
 TEST_F(Chapter8Tensor, Step4WgmmaFromSharedMemory) {
-  WB_SKIP_WITHOUT(wb::wgmma_available);
+  WB_SKIP_WITHOUT(wb::wgmma_available);  // compute capability 9.0 alone has wgmma
   if (runs_on_a_failed_step(kStep4, step3_failed, 3,
                             "runs step 3's ring (load_stage_tma, its waits and releases) with wgmma for the "
                             "arithmetic")) {

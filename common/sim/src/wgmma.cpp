@@ -343,8 +343,6 @@ int wgmma_wait_begin(int pending, const char* file, int line) {
       op.waited_uncommitted_file = file;
       op.waited_uncommitted_line = line;
     }
-  }
-  for (PendingWgmma& op : thread.wgmmas) {
     if (op.group >= done_below && op.releases.empty()) {
       op.left_in_flight_file = file;
       op.left_in_flight_line = line;

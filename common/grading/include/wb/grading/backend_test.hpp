@@ -25,3 +25,14 @@ class KernelTest : public ::testing::Test {
 };
 
 }  // namespace wb::grading
+
+// In a test body: skips the test (reported as skipped, never as passed) where the device
+// lacks what `available` asks for (wb::hopper_available, wb::wgmma_available), with its
+// reason. The simulator has everything.
+#define WB_SKIP_WITHOUT(available)                                    \
+  do {                                                                \
+    std::string wb_skip_reason;                                       \
+    if (!(available)(&wb_skip_reason)) {                              \
+      GTEST_SKIP() << "skipped: " << wb_skip_reason;                  \
+    }                                                                 \
+  } while (false)
