@@ -32,8 +32,8 @@ wb::bank_map::BankMap copy_in(int stride) {
   return wb::bank_map::of(wb::col_major(kTileRows, kTileCols, stride), load_thread_layout, 0);
 }
 
-// Which thread copies each element of the 64x16 tile, and which writes each element of
-// the 16x64 output tile: the loops of step 2.
+// Which thread copies each element of the 256x16 tile, and which writes each element of
+// the 16x256 output tile: the loops of step 2.
 void thread_layouts_figure(const std::string& folder) {
   TileMap load{kTileRows, kTileCols, std::vector<int>(kTileRows * kTileCols, -1)};
   TileMap store{kTileCols, kTileRows, std::vector<int>(kTileRows * kTileCols, -1)};
@@ -54,8 +54,8 @@ void thread_layouts_figure(const std::string& folder) {
     }
   }
   for (int value : store.thread) require(value != -1, "an element of the output tile is never written");
-  const double x0 = 50, top = 110, load_w = 12, load_h = 4;
-  const double out_x = 330, out_w = 4, out_h = 12;
+  const double x0 = 50, top = 110, load_w = 12, load_h = 2;
+  const double out_x = 330, out_w = 2, out_h = 12;
   const double legend_y = top + kTileRows * load_h + 46;
   Svg svg(out_x + kTileRows * out_w + 40, legend_y + 80);
   svg.text(20, 26, "Chapter 3: the two thread layouts of the transpose", 16, "start", true);

@@ -122,7 +122,7 @@ std::string store_loops_from_load_coord(const std::vector<float>& output, int ro
 
 // A write out that read past the shared tile's end: its word, at the tile's column stride,
 // is the transposed view's (row, col) that the thread's walk from its store_coord can
-// reach, one past the output tile's last row (16) or last column (64): the column loop
+// reach, one past the output tile's last row (16) or last column (256): the column loop
 // bounded by `<=`, or the row loop by `<=` or by the input tile's rows (its first step
 // past the output's rows is row 16 too). The same word may be an element of the thread's
 // walk read through the tile's own layout, smem_layout(row, col) where the transposed view
@@ -211,7 +211,7 @@ wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(c
   check.col_step = ch03::kLoadThreadCols;
   check.accesses_per_element = step.number == 1 ? 2 : 1;
   // The stores: step 1 stores each element it reads, at its place in the output tile
-  // (col, row); steps 2 and 3 walk the output tile (16,64) from store_thread_layout's
+  // (col, row); steps 2 and 3 walk the output tile (16,256) from store_thread_layout's
   // (16,16) coordinate, rows inside columns.
   check.store_walk = [step](unsigned thread, long long valid_rows, long long valid_cols) {
     std::vector<std::pair<long long, long long>> walk;
@@ -242,7 +242,7 @@ wb::grading::MovementCheck transpose_check(const Step& step, void (*transpose)(c
 
 #if WB_BACKEND_SIM
 // The transposed read: warp w of the 16x16 store threads on the transposed view of a
-// 64x16 tile whose columns are `stride` floats apart; and the copy in, warp w of the
+// 256x16 tile whose columns are `stride` floats apart; and the copy in, warp w of the
 // 32x8 load threads on the tile itself. The thread layouts are the kernels' own, from
 // transpose.hpp.
 wb::bank_map::BankMap transposed_read_map(int stride, int warp = 0) {
@@ -326,7 +326,7 @@ using Chapter3Transpose = wb::grading::KernelTest;
 TEST_F(Chapter3Transpose, Step1TheNaiveTranspose) {
   [[maybe_unused]] bool reported = false;
   wb::grading::check_movement_shapes(
-      {{256, 32}, {300, 40}, {127, 15}, {1, 1}, {129, 17}, {1000, 3}, {5, 100}},
+      {{1024, 32}, {1200, 40}, {511, 15}, {1, 1}, {513, 17}, {1000, 3}, {5, 100}},
       [&](int rows, int cols) {
         auto check = transpose_check(kStep1, ch03::transpose_naive, rows, cols);
         check.uses_cp_async = false;
@@ -357,7 +357,7 @@ TEST_F(Chapter3Transpose, Step1TheNaiveTranspose) {
 TEST_F(Chapter3Transpose, Step2TransposeThroughSharedMemory) {
   [[maybe_unused]] bool reported = false;
   wb::grading::check_movement_shapes(
-      {{256, 32}, {256, 64}, {128, 16}, {512, 48}}, [&](int rows, int cols) {
+      {{1024, 32}, {1024, 64}, {512, 16}, {2048, 48}}, [&](int rows, int cols) {
         auto check = transpose_check(kStep2, ch03::transpose_tiles, rows, cols);
 #if WB_BACKEND_SIM
         const std::uint64_t elements = static_cast<std::uint64_t>(rows) * cols;
@@ -380,7 +380,7 @@ TEST_F(Chapter3Transpose, Step2TransposeThroughSharedMemory) {
 
 TEST_F(Chapter3Transpose, Step3PadTheTileAnyShape) {
   wb::grading::check_movement_shapes(
-      {{256, 32}, {300, 40}, {127, 15}, {1, 1}, {129, 17}, {1000, 3}, {5, 100}, {512, 48}},
+      {{1024, 32}, {1200, 40}, {511, 15}, {1, 1}, {513, 17}, {1000, 3}, {5, 100}, {2048, 48}},
       [](int rows, int cols) {
         auto check = transpose_check(kStep3, ch03::transpose_padded, rows, cols);
 #if WB_BACKEND_SIM

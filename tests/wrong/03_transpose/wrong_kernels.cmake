@@ -26,7 +26,7 @@ wb_wrong_kernel(naive_read_from_the_array_start
   EXPECT "step 1.*Likely cause: every wrong tile holds the data of the array's first tile \\(.*gmem_in for gmem_tile_in")
 
 # The naive transpose's bounds add the tile's origin to the tile's own coordinates: every
-# block but the first stores nothing at 256x32.
+# block but the first stores nothing at 1024x32.
 wb_wrong_kernel(naive_bounds_with_the_tile_origin
   STEP 1
   FIND "  for (int col = thread_coord.col; col < valid_cols; col += kLoadThreadCols) {\n    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out"
@@ -40,7 +40,7 @@ wb_wrong_kernel(naive_store_with_the_input_leading_dimension
   STEP 1
   FIND "gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
   REPLACE "gmem_tile_out[col + row * rows] = gmem_tile_in[gmem_in_layout(row, col)];"
-  EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\(16, 0\\)'s store number 2 is meant for element \\(0, 48\\) of the output.*the input's rows \\(256\\) as the leading dimension in the store's index")
+  EXPECT "step 1.*Likely cause: block \\(0, 0\\)'s thread \\(0, 0\\)'s store number 3 is meant for element \\(0, 64\\) of the output.*the input's rows \\(1024\\) as the leading dimension in the store's index")
 
 # The naive transpose's loop steps exchanged: rows stepped by 8 and columns by 32, so the
 # threads reach the tile's first 8 columns only (and some rows twice), as one pass of the
@@ -94,8 +94,8 @@ wb_wrong_kernel(missing_barrier
 # tile_row of the output, the block indices exchanged on the way out.
 wb_wrong_kernel(block_indices_not_swapped_on_the_way_out
   STEP 2
-  FIND "  float* gmem_tile_out = gmem_out + tile_col + tile_row * cols;            // (16,64)\n  const wb::Coord load_coord = load_thread_layout.coord(threadIdx.x);      // in (32,8)\n  const wb::Coord store_coord = store_thread_layout.coord(threadIdx.x);    // in (16,16)\n\n  //! [step 2 hole]"
-  REPLACE "  float* gmem_tile_out = gmem_out + tile_row + tile_col * cols;            // (16,64)\n  const wb::Coord load_coord = load_thread_layout.coord(threadIdx.x);      // in (32,8)\n  const wb::Coord store_coord = store_thread_layout.coord(threadIdx.x);    // in (16,16)\n\n  //! [step 2 hole]"
+  FIND "  float* gmem_tile_out = gmem_out + tile_col + tile_row * cols;            // (16,256)\n  const wb::Coord load_coord = load_thread_layout.coord(threadIdx.x);      // in (32,8)\n  const wb::Coord store_coord = store_thread_layout.coord(threadIdx.x);    // in (16,16)\n\n  //! [step 2 hole]"
+  REPLACE "  float* gmem_tile_out = gmem_out + tile_row + tile_col * cols;            // (16,256)\n  const wb::Coord load_coord = load_thread_layout.coord(threadIdx.x);      // in (32,8)\n  const wb::Coord store_coord = store_thread_layout.coord(threadIdx.x);    // in (16,16)\n\n  //! [step 2 hole]"
   EXPECT "step 2.*stores go to the wrong places \\(where a block.s output tile starts")
 
 # The 16x16 store threads row-major: a warp writes 16 output columns, 2 floats each.
@@ -130,7 +130,7 @@ wb_wrong_kernel(write_out_row_loop_one_past
   STEP 2
   FIND "for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows)"
   REPLACE "for (int row = store_coord.row; row <= kTileCols; row += kStoreThreadRows)"
-  EXPECT "step 2.*Likely cause: thread 0 read word 1024 of smem_tile, the transposed view's \\(16, 0\\).*Either the write out's row loop runs past the output tile's rows. It must stop before kTileCols.*`<=` where `<` is meant, or by kTileRows, the input tile's rows\\? Or the write out reads the shared tile through its own layout")
+  EXPECT "step 2.*Likely cause: thread 0 read word 4096 of smem_tile, the transposed view's \\(16, 0\\).*Either the write out's row loop runs past the output tile's rows. It must stop before kTileCols.*`<=` where `<` is meant, or by kTileRows, the input tile's rows\\? Or the write out reads the shared tile through its own layout")
 
 # The write out reads the shared tile through its own layout, smem_layout(row, col), with
 # the output tile's coordinates: its columns run past the shared tile's 16. Thread 0's
@@ -148,7 +148,7 @@ wb_wrong_kernel(write_out_one_pass_of_the_columns
   STEP 2
   FIND "  for (int col = store_coord.col; col < kTileRows; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {\n      gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];\n    }\n  }"
   REPLACE "  {\n    const int col = store_coord.col;\n    for (int row = store_coord.row; row < kTileCols; row += kStoreThreadRows) {\n      gmem_tile_out[gmem_out_layout(row, col)] = smem_tile[smem_transposed(row, col)];\n    }\n  }"
-  EXPECT "step 2.*Observed: in every whole tile \\(16x64\\) only rows 0 to 15 and columns 0 to 15 were written.*Either the columns' bound is the rows'.*or the column loop makes one pass of the threads")
+  EXPECT "step 2.*Observed: in every whole tile \\(16x256\\) only rows 0 to 15 and columns 0 to 15 were written.*Either the columns' bound is the rows'.*or the column loop makes one pass of the threads")
 
 # The output right, half of each warp idle: the write out keeps the copy in's 32x8 thread
 # layout (load_coord) on the 16-row output tile; lanes of rows 16 to 31 store nothing.
@@ -164,7 +164,7 @@ wb_wrong_kernel(write_out_columns_stepped_by_one
   STEP 2
   FIND "  for (int col = store_coord.col; col < kTileRows; col += kStoreThreadCols) {"
   REPLACE "  for (int col = store_coord.col; col < kTileRows; col += 1) {"
-  EXPECT "step 2.*global stores: [0-9]+ stores for 8192 output elements, [0-9.]+ each.*the threads of a block store the same elements again")
+  EXPECT "step 2.*global stores: [0-9]+ stores for 32768 output elements, [0-9.]+ each.*the threads of a block store the same elements again")
 
 # The store indexed in global coordinates from the tile's pointer: the tile's origin twice.
 wb_wrong_kernel(store_origin_counted_twice
@@ -176,24 +176,24 @@ wb_wrong_kernel(store_origin_counted_twice
 # Step 3: the padding and any shape.
 wb_wrong_kernel(unpadded_tile
   STEP 3
-  FIND "  padding = 2;  // stride 66"
-  REPLACE "  padding = 0;  // stride 64"
-  EXPECT "step 3.*stride 64 \\(padding 0\\).*transposed read.*a 16-way bank conflict")
+  FIND "  padding = 2;  // stride 258"
+  REPLACE "  padding = 0;  // stride 256"
+  EXPECT "step 3.*stride 256 \\(padding 0\\).*transposed read.*a 16-way bank conflict")
 
 # Chapter 2's answer for row reads: 2-way for the 16x16 transposed read.
 wb_wrong_kernel(plus_one_padding
   STEP 3
-  FIND "  padding = 2;  // stride 66"
+  FIND "  padding = 2;  // stride 258"
   REPLACE "  padding = 1;  // stride 65"
-  EXPECT "step 3.*stride 65 \\(padding 1\\).*transposed read.*a 2-way bank conflict")
+  EXPECT "step 3.*stride 257 \\(padding 1\\).*transposed read.*a 2-way bank conflict")
 
-# The transposed view written by hand as a row-major 16x64 layout: right for the
+# The transposed view written by hand as a row-major 16x256 layout: right for the
 # unpadded tile of step 2, wrong for the padded one.
 wb_wrong_kernel(wrong_transposed_layout
   STEP 3
   FIND "  constexpr auto smem_transposed = padded_smem_layout.transpose();"
   REPLACE "  constexpr auto smem_transposed = wb::row_major(Int<kTileCols>{}, Int<kTileRows>{});"
-  EXPECT "step 3.*read smem_tile\\[[0-9]+\\] at [^ ]*transpose.cu:[0-9]+, which no copy or store of the block had filled.*The block's copies filled 64 words of every 66.*while its reads walk words 0 to 1023 in a row: the reads forget the padding")
+  EXPECT "step 3.*read smem_tile\\[[0-9]+\\] at [^ ]*transpose.cu:[0-9]+, which no copy or store of the block had filled.*The block's copies filled 256 words of every 258.*while its reads walk words 0 to 4095 in a row: the reads forget the padding")
 
 wb_wrong_kernel(store_without_bounds
   STEP 3
@@ -207,7 +207,7 @@ wb_wrong_kernel(store_bounds_not_transposed
   STEP 3
   FIND "  for (int col = store_coord.col; col < valid_rows; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < valid_cols; row += kStoreThreadRows) {"
   REPLACE "  for (int col = store_coord.col; col < valid_cols; col += kStoreThreadCols) {\n    for (int row = store_coord.row; row < valid_rows; row += kStoreThreadRows) {"
-  EXPECT "step 3.*Likely cause: thread 0 read word 1056 of smem_tile, the transposed view's \\(16, 0\\).*row loop runs past the output tile's rows. It must stop before valid_cols.*or by valid_rows, the input tile's rows\\? If so, the column loop's valid_cols is wrong too: the two bounds are exchanged")
+  EXPECT "step 3.*Likely cause: thread 0 read word 4128 of smem_tile, the transposed view's \\(16, 0\\).*row loop runs past the output tile's rows. It must stop before valid_cols.*or by valid_rows, the input tile's rows\\? If so, the column loop's valid_cols is wrong too: the two bounds are exchanged")
 
 # The write out's loops one past the output tile, read past the shared tile's end: the
 # column loop (`col <= valid_rows`) at step 3's padded stride, the row loop (`row <=
@@ -216,7 +216,7 @@ wb_wrong_kernel(write_out_column_loop_one_past
   STEP 3
   FIND "for (int col = store_coord.col; col < valid_rows; col += kStoreThreadCols)"
   REPLACE "for (int col = store_coord.col; col <= valid_rows; col += kStoreThreadCols)"
-  EXPECT "step 3.*Likely cause: thread 15 read word 1054 of smem_tile, the transposed view's \\(15, 64\\).*The write out's column loop runs past the output tile's columns. It must stop before valid_rows.*`<=` where `<` is meant, or by more than valid_rows")
+  EXPECT "step 3.*Likely cause: thread 15 read word 4126 of smem_tile, the transposed view's \\(15, 256\\).*The write out's column loop runs past the output tile's columns. It must stop before valid_rows.*`<=` where `<` is meant, or by more than valid_rows")
 
 # The write out's index with the row and the column exchanged: at the first shape every
 # store stays inside the output, and the wrong values say which index is exchanged.

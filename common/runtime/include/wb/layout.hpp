@@ -70,8 +70,8 @@ struct Layout {
   /// How many offsets it spans: the last offset plus one (more than size() when padded).
   WB_HOST_DEVICE constexpr int cosize() const { return (*this)(rows - 1, cols - 1) + 1; }
 
-  /// The same elements seen with rows and columns exchanged: a column-major 64x16 tile
-  /// read as a row-major 16x64 one, which is how the transpose chapter works.
+  /// The same elements seen with rows and columns exchanged: a column-major 256x16 tile
+  /// read as a row-major 16x256 one, which is how the transpose chapter works.
   WB_HOST_DEVICE constexpr auto transpose() const {
     return Layout<Cols, Rows, ColStride, RowStride>{cols, rows, col_stride, row_stride};
   }

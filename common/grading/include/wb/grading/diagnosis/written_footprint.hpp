@@ -2,7 +2,7 @@
 // the same part of every whole tile, a rectangle from its first element, is described;
 // where that rectangle's rows end at the tile's column count (or its columns at the row
 // count), the rows' bound is the columns' (the two exchanged), or that loop makes one pass
-// of threads that span as many (a 16x16 thread layout on a 16x64 tile): both are named.
+// of threads that span as many (a 16x16 thread layout on a 16x256 tile): both are named.
 // A rectangle that ends elsewhere may be a bound, a loop's step or a guard: observed, no
 // cause named.
 #pragma once
