@@ -101,13 +101,13 @@ constexpr int transpose_padding() {
   return padding;
 }
 __device__ constexpr auto padded_smem_layout =
-    wb::col_major(Int<kTileRows>{}, Int<kTileCols>{}, Int<kTileRows + transpose_padding()>{});  // (256,16):(1,64+padding)
+    wb::col_major(Int<kTileRows>{}, Int<kTileCols>{}, Int<kTileRows + transpose_padding()>{});  // (256,16):(1,256+padding)
 //! [padding]
 
 //! [step 3 kernel]
 __global__ void transpose_padded_kernel(const float* gmem_in, float* gmem_out, int rows, int cols) {
   __shared__ float smem_tile[padded_smem_layout.cosize()];               // (256,16), padded
-  constexpr auto smem_transposed = padded_smem_layout.transpose();        // (16,256):(64+padding,1)
+  constexpr auto smem_transposed = padded_smem_layout.transpose();        // (16,256):(256+padding,1)
 
   const int tile_row = blockIdx.y * kTileRows;
   const int tile_col = blockIdx.x * kTileCols;
