@@ -130,7 +130,9 @@ __device__ inline int swizzled_word(int row, int col) {
 //! [swizzled word]
 
 //! [step 4 kernel]
-// Block (x, y) transposes the box whose first element is in(32 x, 64 y). A thread stores 4
+// Block (x, y) transposes the box whose first element is in(32 y, 64 x): blockIdx.x counts the
+// boxes along the input's columns, as chapter 3's grid does, so that blocks that run side by
+// side write neighbouring 256-byte pieces of the same output rows. A thread stores 4
 // neighbouring outputs at once, (row, col) to (row, col + 3) of the box, one 16-byte store;
 // a warp's pass covers 16 rows by 8 columns: lane l takes row l % 16 and the columns
 // 4 (l / 16) to 4 (l / 16) + 3 of the pass. Each of its 4 reads is conflict-free: the 16
@@ -144,8 +146,8 @@ __global__ void transpose_tma_kernel(const __grid_constant__ CUtensorMap tensor_
   __shared__ Barrier full;  // the box has landed
 
   init_barriers(&full, 1);
-  const int box_row = blockIdx.x * kBoxRows;
-  const int box_col = blockIdx.y * kBoxCols;
+  const int box_row = blockIdx.y * kBoxRows;
+  const int box_col = blockIdx.x * kBoxCols;
   // TODO(step 4): thread 0 issues the box's tensor copy into smem_box at (box_row, box_col),
   // completing on `full` (cde::cp_async_bulk_tensor_2d_global_to_shared), and arrives on `full`
   // expecting the box's bytes (cuda::device::barrier_arrive_tx); then every thread waits for the
@@ -198,12 +200,15 @@ void transpose_tma(const float* gmem_in, float* gmem_out, int rows, int cols) {
   // TODO(step 4): the tensor map's shape: global_dims (rows, cols), global_strides[0] (the bytes
   // from one column to the next) and box_dims (kBoxRows, kBoxCols). (about 5 lines)
   const cuuint32_t element_strides[2] = {1, 1};
+  // A box's column is one 128-byte run of the input. The L2 promotion of 256 bytes has the
+  // L2 fetch the run's next 128 bytes with it, the same column's next 32 rows: the box that
+  // the block one grid row on (blockIdx.y + 1) loads while this one's neighbours still run.
   wb::encode_tensor_map_tiled(&tensor_map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(gmem_in),
                               global_dims, global_strides, box_dims, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                              CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                              CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   //! [tensor map]
-  const dim3 grid(static_cast<unsigned>(tiles_of(rows, kBoxRows)), static_cast<unsigned>(tiles_of(cols, kBoxCols)));
+  const dim3 grid(static_cast<unsigned>(tiles_of(cols, kBoxCols)), static_cast<unsigned>(tiles_of(rows, kBoxRows)));
   wb::launch(transpose_tma_kernel, grid, dim3(kBoxThreads), 0, tensor_map, gmem_out, rows, cols);
 }
 

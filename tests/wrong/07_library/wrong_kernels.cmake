@@ -349,7 +349,7 @@ wb_wrong_kernel(box_coordinates_exchanged FILE hopper.cu
 wb_wrong_kernel(box_coordinates_as_block_indices FILE hopper.cu
   STEP 4
   FIND "(smem_box, &tensor_map, box_row, box_col, full)"
-  REPLACE "(smem_box, &tensor_map, blockIdx.x, blockIdx.y, full)"
+  REPLACE "(smem_box, &tensor_map, blockIdx.y, blockIdx.x, full)"
   EXPECT "step 4.*elements are wrong.*a tile that starts at the tile's index instead of its origin.*a bulk tensor copy's coordinates, too, are elements")
 
 # The producer keeps its arrival's token and waits on it at once: each bulk copy lands
