@@ -51,7 +51,7 @@ int main() {
   for (const wb::grading::GemmShape shape : {wb::grading::GemmShape{2048, 2048, 256}, {4096, 4096, 4096}}) {
     all_correct &= wb::grading::bench_gemms_beside_cublas(variant, shape, kernels, "check-chapter4");
   }
-  std::printf("  targets of the reference at 4096^3: step 4 >= 80%% of cuBLAS, step 5 >= 90%%\n");
+  std::printf("  targets of the reference at 4096^3: step 4 >= 80%% of cuBLAS, step 5 >= 95%% (on an H200)\n");
   return all_correct ? 0 : 1;
 }
 

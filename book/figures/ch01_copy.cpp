@@ -27,6 +27,9 @@ using ch01::thread_layout;
 
 static_assert(kThreads == 8 * 32, "the figures have one colour for each of 8 warps");
 
+// Step 1's store loop moves kVector floats (one float4) a thread at a time, as copy.cu's.
+constexpr int kVector = 4;
+
 // The array of the chapter's configuration (the grader's first shape).
 constexpr int kArrayRows = 256;
 constexpr int kArrayCols = 32;
@@ -53,17 +56,20 @@ TileMap copying_threads() {
   return map;
 }
 
-// Which thread stores each element, and in which pass of the store loop.
+// Which thread stores each element, and in which pass of the store loop: thread t stores
+// the float4 at the offsets index to index + 3, index = 4t, 4t + 1024, ...
 TileMap storing_threads(std::vector<int>* pass_of_column) {
   TileMap map{kTileRows, kTileCols, std::vector<int>(smem_layout.size(), -1)};
   pass_of_column->assign(kTileCols, -1);
   for (int t = 0; t < kThreads; ++t) {
-    for (int index = t; index < smem_layout.size(); index += kThreads) {
-      const wb::Coord element = smem_layout.coord(index);
-      int& owner = map.thread[static_cast<std::size_t>(element.row * kTileCols + element.col)];
-      require(owner == -1, "element " + coord_text(element.row, element.col) + " is stored twice");
-      owner = t;
-      (*pass_of_column)[static_cast<std::size_t>(element.col)] = (index - t) / kThreads;
+    for (int index = kVector * t; index < smem_layout.size(); index += kVector * kThreads) {
+      for (int lane = 0; lane < kVector; ++lane) {
+        const wb::Coord element = smem_layout.coord(index + lane);
+        int& owner = map.thread[static_cast<std::size_t>(element.row * kTileCols + element.col)];
+        require(owner == -1, "element " + coord_text(element.row, element.col) + " is stored twice");
+        owner = t;
+        (*pass_of_column)[static_cast<std::size_t>(element.col)] = (index - kVector * t) / (kVector * kThreads);
+      }
     }
   }
   return map;
@@ -182,14 +188,15 @@ void store_order_figure(const std::string& folder) {
 
   svg.text(20, 26, "Chapter 1, step 1: which thread stores each element", 16, "start", true);
   svg.text(20, 46,
-           "for (index = threadIdx.x; index < " + std::to_string(smem_layout.size()) +
-               "; index += " + std::to_string(kThreads) + ")  element = smem_layout.coord(index)",
+           "for (index = 4 * threadIdx.x; index < " + std::to_string(smem_layout.size()) +
+               "; index += " + std::to_string(kVector * kThreads) +
+               ")  a float4 from element = smem_layout.coord(index)",
            12, "start", false, true);
-  const int columns_per_pass = kThreads / kTileRows;  // 2
+  const int columns_per_pass = kVector * kThreads / kTileRows;  // 8
   svg.text(20, 62,
-           "thread t stores the indices t, t + " + std::to_string(kThreads) + ", t + " +
-               std::to_string(2 * kThreads) + ", ...: pass k of the loop covers " +
-               std::to_string(columns_per_pass) + " columns from column " + std::to_string(columns_per_pass) + "k",
+           "thread t stores the indices 4t to 4t + 3, then " + std::to_string(kVector * kThreads) +
+               " further on: pass k of the loop covers " + std::to_string(columns_per_pass) +
+               " columns from column " + std::to_string(columns_per_pass) + "k",
            12);
 
   svg.text(whole_x, top - 34, "the whole tile; k: the loop's pass", 11, "start", true);

@@ -25,6 +25,7 @@
 #include <cooperative_groups/memcpy_async.h>
 #include <cuda/pipeline>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -43,7 +44,7 @@ __device__ constexpr auto smem_layout = wb::col_major(Int<kTileRows>{}, Int<kTil
 //! [layouts]
 
 static_assert(kTileRows * sizeof(float) % 16 == 0, "each column of the tile is whole 16-byte vectors");
-static_assert(kStreamTile % kThreads == 0, "the threads of a block cover a tile in whole passes");
+static_assert(kStreamTile % (4 * kThreads) == 0, "the threads of a block cover a tile in whole passes of float4s");
 static_assert(kSpanPad >= kHalo && kSpanPad % 4 == 0, "the span's pad holds the halo and keeps 16-byte alignment");
 
 WB_HOST_DEVICE int tiles_of(int n, int tile) { return (n + tile - 1) / tile; }
@@ -63,11 +64,12 @@ __global__ void copy_tile_kernel(const float* gmem_in, float* gmem_out, int rows
   // smem_tile with one cg::memcpy_async over the block, its size a
   // cuda::aligned_size_t<16> for 16-byte copies, then cg::wait(block) (about 5 lines)
 
-  // The store walks the tile as one flat column-major run, 256 floats at a time:
-  // coalesced, and mostly other threads' elements.
-  for (int index = block.thread_rank(); index < smem_layout.size(); index += kThreads) {
-    const wb::Coord element = smem_layout.coord(index);
-    gmem_tile_out[gmem_layout(element.row, element.col)] = smem_tile[smem_layout(element.row, element.col)];
+  // The store is chapter 1's: the tile as one flat column-major run, 4 floats (a 16-byte
+  // float4 of one column) a thread at a time: coalesced, and mostly other threads' elements.
+  for (int index = 4 * block.thread_rank(); index < smem_layout.size(); index += 4 * kThreads) {
+    const wb::Coord element = smem_layout.coord(index);  // the first of 4 rows of one column
+    *reinterpret_cast<float4*>(&gmem_tile_out[gmem_layout(element.row, element.col)]) =
+        *reinterpret_cast<const float4*>(&smem_tile[smem_layout(element.row, element.col)]);
   }
 }
 //! [step 1 kernel]
@@ -84,30 +86,46 @@ __device__ inline void load_span_async(const cg::thread_block& block, Pipeline& 
   const int last = span_start + kSpan < n ? span_start + kSpan : n;  // [0, n): [first, last)
   // TODO(step 2): one cuda::memcpy_async over the block of the span's inputs [first, last)
   // into the acquired stage, cuda::aligned_size_t<16> bytes; then zeros in the rest of
-  // smem_span (about 6 lines)
+  // smem_span, in the spans that have a rest (about 8 lines)
 }
 //! [load span]
 
 //! [convolve tile]
 // Convolves the tile that starts at tile_start from its span and stores the outputs inside
-// [0, n). Thread t computes the outputs t, t + 256, ..., t + 1792 of the tile.
+// [0, n), as chapter 6's convolve_stream_tile does: thread t computes the 4 neighbouring
+// outputs 4t to 4t + 3 of the tile and the 4 that lie 1024 further on, and stores each 4
+// as one 16-byte float4 (one float at a time where they cross n or, in a wrong kernel,
+// do not start at a multiple of 16 bytes).
 __device__ inline void convolve_tile(const float* smem_span, const float* smem_weights, float* gmem_out, int n,
                                      int tile_start) {
-  constexpr int outputs = kStreamTile / kThreads;  // 8 a thread
-  float sums[outputs] = {};
+  constexpr int vector = 4;                                 // outputs a store
+  constexpr int passes = kStreamTile / (vector * kThreads);  // 2
+  float sums[passes][vector] = {};
   WB_UNROLL
   for (int k = 0; k < kWidth; ++k) {
     const float weight = smem_weights[k];
     WB_UNROLL
-    for (int j = 0; j < outputs; ++j) {
-      // Output o reads input[o - kHalo + k], which is smem_span[o + kSpanPad - kHalo + k].
-      sums[j] += smem_span[threadIdx.x + j * kThreads + kSpanPad - kHalo + k] * weight;
+    for (int pass = 0; pass < passes; ++pass) {
+      WB_UNROLL
+      for (int j = 0; j < vector; ++j) {
+        // Output o reads input[o - kHalo + k], which is smem_span[o + kSpanPad - kHalo + k].
+        const int output = pass * vector * kThreads + vector * threadIdx.x + j;  // in the tile
+        sums[pass][j] += smem_span[output + kSpanPad - kHalo + k] * weight;
+      }
     }
   }
   WB_UNROLL
-  for (int j = 0; j < outputs; ++j) {
-    const int out_index = tile_start + threadIdx.x + j * kThreads;
-    if (out_index < n) gmem_out[out_index] = sums[j];
+  for (int pass = 0; pass < passes; ++pass) {
+    const int out_index = tile_start + pass * vector * kThreads + vector * threadIdx.x;  // the first of 4
+    float* gmem_outputs = gmem_out + out_index;
+    if (out_index + vector <= n && reinterpret_cast<std::uintptr_t>(gmem_outputs) % 16 == 0) {
+      *reinterpret_cast<float4*>(gmem_outputs) = make_float4(sums[pass][0], sums[pass][1], sums[pass][2], sums[pass][3]);
+    } else {
+      WB_UNROLL
+      for (int j = 0; j < vector; ++j) {
+        if (out_index + j < n) gmem_outputs[j] = sums[pass][j];
+      }
+    }
   }
 }
 //! [convolve tile]

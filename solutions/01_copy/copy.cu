@@ -27,9 +27,14 @@ namespace {
 static_assert(kTileRows % kThreadRows == 0 && kTileCols % kThreadCols == 0,
               "the thread layout must tile the block tile exactly");
 
+// Step 1 stores 4 floats at once: 4 consecutive rows of one column, 16 bytes.
+constexpr int kVector = 4;
+static_assert(kTileRows % kVector == 0 && smem_layout.size() % (kVector * kThreads) == 0,
+              "a float4 never straddles two columns, and the threads store the tile in whole passes");
+
 //! [step 1 kernel]
 __global__ void copy_tile_kernel(const float* gmem_in, float* gmem_out, int rows) {
-  __shared__ float smem_tile[smem_layout.cosize()];                  // (128,16)
+  __shared__ __align__(16) float smem_tile[smem_layout.cosize()];    // (128,16)
 
   // This block's tile: rows [tile_row, tile_row + 128), cols [tile_col, tile_col + 16).
   const int tile_row = blockIdx.x * kTileRows;
@@ -49,12 +54,16 @@ __global__ void copy_tile_kernel(const float* gmem_in, float* gmem_out, int rows
   __syncthreads();
   //! [step 1 hole]
 
-  // The store walks the tile as one flat column-major run of 2048 floats, 256 at a
-  // time: coalesced, and mostly other threads' elements.
-  for (int index = threadIdx.x; index < smem_layout.size(); index += kThreads) {
-    const wb::Coord element = smem_layout.coord(index);
-    gmem_tile_out[gmem_layout(element.row, element.col)] =
-        smem_tile[smem_layout(element.row, element.col)];
+  // The store walks the tile as one flat column-major run of 2048 floats, 4 at a time:
+  // thread t stores the offsets 4t to 4t + 3 as one 16-byte float4, then 1024 further on.
+  // A warp stores 512 contiguous bytes at once: coalesced, and mostly other threads'
+  // elements. Four floats of one column stay in that column (128 rows, a multiple of 4)
+  // and start at a multiple of 16 bytes in both arrays (rows is a multiple of 128), as a
+  // float4 needs: chapter 5 says why. Step 2's arrays have any shape: it stores floats.
+  for (int index = kVector * threadIdx.x; index < smem_layout.size(); index += kVector * kThreads) {
+    const wb::Coord element = smem_layout.coord(index);  // the first of 4 rows of one column
+    *reinterpret_cast<float4*>(&gmem_tile_out[gmem_layout(element.row, element.col)]) =
+        *reinterpret_cast<const float4*>(&smem_tile[smem_layout(element.row, element.col)]);
   }
 }
 //! [step 1 kernel]

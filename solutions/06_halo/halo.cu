@@ -10,13 +10,15 @@
 // The weights are few and loaded with plain loads, while the span's copies travel.
 //
 // Step 1 computes one tile of 256 outputs a block, one output a thread. Step 2 makes
-// the kernel stream: a block walks many tiles of 2048 outputs (8 a thread) with two
-// buffers, issuing the next tile's copies before it waits for this tile's, so that a
-// copy is always in flight while the block computes. Step 3 is step 2 with the width a
-// template parameter, the halo and the shared arrays sized from it.
+// the kernel stream: a block walks many tiles of 2048 outputs (8 a thread, two runs of 4
+// neighbours, each stored as one 16-byte float4) with two buffers, issuing the next
+// tile's copies before it waits for this tile's, so that a copy is always in flight while
+// the block computes. Step 3 is step 2 with the width a template parameter, the halo and
+// the shared arrays sized from it.
 //
 // Naming: gmem_ global memory, smem_ shared memory; spans are 1-D, their sizes in the
 // comments.
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -29,6 +31,10 @@ namespace {
 static_assert(kWidth % 2 == 1, "a centred kernel has an odd width");
 static_assert(kTile % kThreads == 0 && kStreamTile % kThreads == 0,
               "the threads of a block cover a tile in whole passes");
+
+// Steps 2 and 3 store 4 neighbouring outputs at once: one float4, 16 bytes.
+constexpr int kVector = 4;
+static_assert(kOutputsPerThread % kVector == 0, "a thread's outputs are whole float4s");
 
 // ---------------------------------------------------------------------------------
 // Given: the pieces around the holes.
@@ -86,23 +92,41 @@ __global__ void convolve_tile_kernel(const float* gmem_in, const float* gmem_wei
 //! [convolve tile]
 // Steps 2 and 3: convolves the tile of kStreamTile outputs that starts at tile_start,
 // whose span is smem_span, and stores the outputs that lie inside [0, n). Thread t
-// computes the outputs t, t + 256, ..., t + 1792 of the tile: each store, and each
-// read of the span, is 32 consecutive floats of a warp. A weight is read once for the
-// thread's 8 outputs.
+// computes 4 neighbouring outputs, 4t to 4t + 3 of the tile, and the 4 that lie 1024
+// (kVector * kThreads) further on. A weight is read once for the thread's 8 outputs. Each
+// 4 go out as one 16-byte store (a float4): a warp stores 512 consecutive bytes at once,
+// and this GPU needs stores that wide to keep up with its memory (the page has the
+// figures). Four outputs that cross n, or that do not start at a multiple of 16 bytes
+// (never in a right kernel, whose tile_start is a multiple of kStreamTile), go one float
+// at a time.
 template <int Width>
 __device__ void convolve_stream_tile(const float* smem_span, const float* smem_weights, float* gmem_out, int n,
                                      int tile_start) {
-  float sums[kOutputsPerThread] = {};
+  constexpr int passes = kOutputsPerThread / kVector;  // 2
+  float sums[passes][kVector] = {};
   WB_UNROLL
   for (int k = 0; k < Width; ++k) {
     const float weight = smem_weights[k];
     WB_UNROLL
-    for (int j = 0; j < kOutputsPerThread; ++j) sums[j] += smem_span[threadIdx.x + j * kThreads + k] * weight;
+    for (int pass = 0; pass < passes; ++pass) {
+      WB_UNROLL
+      for (int j = 0; j < kVector; ++j) {
+        sums[pass][j] += smem_span[pass * kVector * kThreads + kVector * threadIdx.x + j + k] * weight;
+      }
+    }
   }
   WB_UNROLL
-  for (int j = 0; j < kOutputsPerThread; ++j) {
-    const int out_index = tile_start + threadIdx.x + j * kThreads;
-    if (out_index < n) gmem_out[out_index] = sums[j];
+  for (int pass = 0; pass < passes; ++pass) {
+    const int out_index = tile_start + pass * kVector * kThreads + kVector * threadIdx.x;  // the first of 4
+    float* gmem_outputs = gmem_out + out_index;
+    if (out_index + kVector <= n && reinterpret_cast<std::uintptr_t>(gmem_outputs) % 16 == 0) {
+      *reinterpret_cast<float4*>(gmem_outputs) = make_float4(sums[pass][0], sums[pass][1], sums[pass][2], sums[pass][3]);
+    } else {
+      WB_UNROLL
+      for (int j = 0; j < kVector; ++j) {
+        if (out_index + j < n) gmem_outputs[j] = sums[pass][j];
+      }
+    }
   }
 }
 //! [convolve tile]

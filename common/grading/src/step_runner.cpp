@@ -112,7 +112,7 @@ struct CrashRecord {
 #endif
 };
 
-void on_crash(int signal_number) {
+void on_crash(int signal_number, [[maybe_unused]] siginfo_t* info, void*) {
   // Two workers may crash at once: the first one reports, the others wait for the end.
   static std::atomic<bool> reported{false};
   if (reported.exchange(true)) {
@@ -122,7 +122,8 @@ void on_crash(int signal_number) {
   record.signal_number = signal_number;
   record.seed = wb::grading::last_seed();
 #if WB_BACKEND_SIM
-  record.context = wb::sim::crash_context();
+  const bool names_an_address = signal_number == SIGSEGV || signal_number == SIGBUS;
+  record.context = wb::sim::crash_context(names_an_address && info != nullptr ? info->si_addr : nullptr);
 #endif
   write_all(verdict_fd, "C", 1);
   write_all(verdict_fd, &record, sizeof record);
@@ -138,8 +139,8 @@ void install_crash_handlers() {
   stack.ss_size = handler_stack.size();
   sigaltstack(&stack, nullptr);
   struct sigaction action{};
-  action.sa_handler = on_crash;
-  action.sa_flags = SA_ONSTACK;  // not SA_RESETHAND: a second crashing thread must wait
+  action.sa_sigaction = on_crash;
+  action.sa_flags = SA_ONSTACK | SA_SIGINFO;  // not SA_RESETHAND: a second crashing thread must wait
   for (int signal_number : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
     sigaction(signal_number, &action, nullptr);
   }

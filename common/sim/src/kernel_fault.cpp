@@ -3,6 +3,7 @@
 // a thread fails without unwinding its fiber's stack; and the context a crash reports.
 // The formatting helpers the simulator's messages share live here too.
 #include <cinttypes>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -114,20 +115,39 @@ void kernel_assert_failed(const char* condition, const char* file, int line) {
   kernel_fail(file, line, std::string("assert(") + condition + ") failed", ErrorKind::assertion);
 }
 
-CrashContext crash_context() {
+namespace {
+
+bool lies_in(const void* address, const void* begin, unsigned bytes) {
+  const auto at = reinterpret_cast<std::uintptr_t>(address), first = reinterpret_cast<std::uintptr_t>(begin);
+  return begin != nullptr && at >= first && at - first < bytes;
+}
+
+}  // namespace
+
+CrashContext crash_context(const void* fault_address) {
   CrashContext context;
   const ThreadState* thread = running_thread;
   if (thread == nullptr) return context;
+  const LastSeen& seen = thread->last_seen;
   context.in_kernel = true;
   context.block = blockIdx;
   context.thread = thread->index;
-  context.last_seen_file = thread->last_seen.file;
-  context.last_seen_line = thread->last_seen.line;
-  context.access_pc = thread->last_seen.access_pc;
-  context.access_address = thread->last_seen.access_address;
-  context.access_bytes = thread->last_seen.access_bytes;
-  context.access_write = thread->last_seen.access_write;
-  context.access_is_latest = thread->last_seen.access_is_latest;
+  context.last_seen_file = seen.file;
+  context.last_seen_line = seen.line;
+  context.access_pc = seen.access_pc;
+  context.access_address = seen.access_address;
+  context.access_bytes = seen.access_bytes;
+  context.access_write = seen.access_write;
+  context.access_is_latest = seen.access_is_latest;
+  // `*dst = *src` reports the store, then the load, then makes both: where the store is
+  // the access that faulted, the fault's address lies in it and not in the load.
+  if (fault_address != nullptr && !lies_in(fault_address, seen.access_address, seen.access_bytes) &&
+      lies_in(fault_address, seen.previous_access_address, seen.previous_access_bytes)) {
+    context.access_pc = seen.previous_access_pc;
+    context.access_address = seen.previous_access_address;
+    context.access_bytes = seen.previous_access_bytes;
+    context.access_write = seen.previous_access_write;
+  }
   return context;
 }
 

@@ -87,6 +87,12 @@ struct LastSeen {
   unsigned access_bytes = 0;
   bool access_write = false;
   bool access_is_latest = false;  // the access came after the simulator call
+  // The access before it: a copy statement (`*dst = *src`) reports its store before its
+  // load, so the access that faulted may be this one (crash_context tells them apart).
+  const void* previous_access_pc = nullptr;
+  const void* previous_access_address = nullptr;
+  unsigned previous_access_bytes = 0;
+  bool previous_access_write = false;
 };
 
 // A wgmma issued by a thread and not yet waited for (wgmma.cpp): its accumulators, the

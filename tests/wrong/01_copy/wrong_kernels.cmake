@@ -67,15 +67,15 @@ wb_wrong_kernel(shared_destination_outside_the_tile
 
 wb_wrong_kernel(store_loop_without_end
   STEP 1
-  FIND "  for (int index = threadIdx.x; index < smem_layout.size(); index += kThreads) {\n    const wb::Coord element = smem_layout.coord(index);\n    gmem_tile_out"
-  REPLACE "  for (int index = threadIdx.x; index < smem_layout.size(); index + kThreads) {\n    const wb::Coord element = smem_layout.coord(index);\n    gmem_tile_out"
+  FIND "index < smem_layout.size(); index += kVector * kThreads) {"
+  REPLACE "index < smem_layout.size(); index + kVector * kThreads) {"
   ENVIRONMENT WB_STEP_TIMEOUT=3
   EXPECT "step 1.*did not finish within 3 s.*block \\([0-9]+,[0-9]+,0\\): thread .* is still running, last seen at [^ ]*copy.cu:[0-9]+")
 
 wb_wrong_kernel(store_far_out_of_bounds
   STEP 1
-  FIND "    gmem_tile_out[gmem_layout(element.row, element.col)] =\n        smem_tile[smem_layout(element.row, element.col)];\n  }\n}\n//! [step 1 kernel]"
-  REPLACE "    gmem_tile_out[gmem_layout(element.row, element.col) + (1 << 30)] =\n        smem_tile[smem_layout(element.row, element.col)];\n  }\n}\n//! [step 1 kernel]"
+  FIND "*reinterpret_cast<float4*>(&gmem_tile_out[gmem_layout(element.row, element.col)]) ="
+  REPLACE "*reinterpret_cast<float4*>(&gmem_tile_out[gmem_layout(element.row, element.col) + (1 << 30)]) ="
   EXPECT "step 1.*crashed with signal Segmentation fault in block \\([0-9]+,[0-9]+,0\\), thread \\([0-9]+,0,0\\), at [^ ]*copy.cu:[0-9]+: its last memory access, a store.*WB_SEED=[0-9]+ gdb --args")
 
 # The tile's origin counted twice in the copy's source: gmem_tile_in already points at

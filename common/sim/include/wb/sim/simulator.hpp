@@ -479,7 +479,9 @@ struct CrashContext {
   bool access_write = false;
   bool access_is_latest = false;
 };
-CrashContext crash_context();
+// fault_address: the address a SIGSEGV or SIGBUS names (nullptr for another signal), which
+// picks the faulting access where the last two were one statement's store and load.
+CrashContext crash_context(const void* fault_address = nullptr);
 
 // "(x,y,z)"
 std::string format_index(const uint3& index);
