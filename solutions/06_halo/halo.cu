@@ -94,8 +94,8 @@ __global__ void convolve_tile_kernel(const float* gmem_in, const float* gmem_wei
 // whose span is smem_span, and stores the outputs that lie inside [0, n). Thread t
 // computes 4 neighbouring outputs, 4t to 4t + 3 of the tile, and the 4 that lie 1024
 // (kVector * kThreads) further on. A weight is read once for the thread's 8 outputs. Each
-// 4 go out as one 16-byte store (a float4): a warp stores 512 consecutive bytes at once,
-// and this GPU needs stores that wide to keep up with its memory (the page has the
+// 4 go out as one 16-byte store (a float4): a warp stores 512 consecutive bytes at once
+// (on an H200, one float a store made the step a point or two slower: the page has the
 // figures). Four outputs that cross n, or that do not start at a multiple of 16 bytes
 // (never in a right kernel, whose tile_start is a multiple of kStreamTile), go one float
 // at a time.

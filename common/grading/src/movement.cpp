@@ -314,7 +314,7 @@ void check_movement(const MovementCheck& check, const std::string& configuration
     const ArrayShape& shape = check.output;
     if (shape.rows % shape.tile_rows != 0 || shape.cols % shape.tile_cols != 0) return "";
     if (shape.rows == shape.tile_rows && shape.cols == shape.tile_cols) return "";
-    if (stats.of(sim::AccessKind::global_store).lanes < out_count) return "";
+    if (stored_floats(stats) < out_count) return "";
     for (int col = 0; col < shape.cols; ++col) {
       for (int row = 0; row < shape.rows; ++row) {
         const bool first_tile = row < shape.tile_rows && col < shape.tile_cols;
@@ -322,8 +322,8 @@ void check_movement(const MovementCheck& check, const std::string& configuration
         if (poison::matches(value, poison::Kind::unwritten) == first_tile) return "";
       }
     }
-    return "only the output's first tile was written, every other never, though the blocks made " +
-           std::to_string(stats.of(sim::AccessKind::global_store).lanes) + " stores, one for each of the output's " +
+    return "only the output's first tile was written, every other never, though the blocks stored " +
+           std::to_string(stored_floats(stats)) + " elements, one for each of the output's " +
            std::to_string(out_count) + " elements: every block stored its tile, into the first tile. " +
            store_origin_left_out();
   });

@@ -220,27 +220,32 @@ std::string describe_requests(const sim::LaunchStats& stats, sim::AccessKind kin
   return ::testing::AssertionSuccess();
 }
 
-const sim::AccessSite* site_with_most_lanes(const sim::LaunchStats& stats, sim::AccessKind kind) {
+const sim::AccessSite* site_with_most_lanes(const sim::LaunchStats& stats, sim::AccessKind kind, bool by_bytes) {
   const sim::AccessSite* most = nullptr;
+  const auto size = [by_bytes](const sim::AccessSite& site) { return by_bytes ? site.counts.bytes : site.counts.lanes; };
   for (const auto& [key, site] : stats.sites) {
     if (site.kind != kind) continue;
-    if (most == nullptr || site.counts.lanes > most->counts.lanes) most = &site;
+    if (most == nullptr || size(site) > size(*most)) most = &site;
   }
   return most;
 }
 
+std::uint64_t stored_floats(const sim::LaunchStats& stats) {
+  return stats.of(sim::AccessKind::global_store).bytes / sizeof(float);
+}
+
 ::testing::AssertionResult each_element_stored_once(const sim::LaunchStats& stats, std::uint64_t elements) {
-  const sim::RequestCounts& stores = stats.of(sim::AccessKind::global_store);
-  if (elements == 0 || stores.lanes <= elements) return ::testing::AssertionSuccess();
+  const std::uint64_t stored = stored_floats(stats);
+  if (elements == 0 || stored <= elements) return ::testing::AssertionSuccess();
   std::string where;
-  if (const sim::AccessSite* most = site_with_most_lanes(stats, sim::AccessKind::global_store)) {
+  if (const sim::AccessSite* most = site_with_most_lanes(stats, sim::AccessKind::global_store, true)) {
     const std::string line = sim::source_line_of(most->pc);
-    where = " (" + std::to_string(most->counts.lanes) + " of them at " +
+    where = " (" + std::to_string(most->counts.bytes / sizeof(float)) + " of them at " +
             (line.empty() ? std::string("an unknown line") : line) + ")";
   }
   return ::testing::AssertionFailure()
-         << "global stores: " << stores.lanes << " stores for " << elements << " output elements, "
-         << one_decimal(static_cast<double>(stores.lanes) / static_cast<double>(elements)) << " each" << where
+         << "global stores: " << stored << " elements stored for " << elements << " output elements, "
+         << one_decimal(static_cast<double>(stored) / static_cast<double>(elements)) << " each" << where
          << ", where every element is stored once, by one thread. Either the threads of a block store the same "
             "elements again (a store loop that steps by less than they cover together, by 1 where the thread "
             "layout's extent is meant, or that starts every thread at 0 instead of its own first element), or two "

@@ -28,6 +28,7 @@ void count_request(LaunchStats& stats, const AccessRecord& first,
   RequestCounts counts;
   counts.requests = 1;
   counts.lanes = static_cast<std::uint64_t>(transactions::active_lanes(request));
+  for (const transactions::LaneAccess& lane : request) counts.bytes += lane.active ? lane.bytes : 0;
   const unsigned width = transactions::request_width(request);
   if (is_shared(first.kind())) {
     counts.transactions = static_cast<std::uint64_t>(transactions::shared_wavefronts(request));

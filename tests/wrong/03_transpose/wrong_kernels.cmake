@@ -164,7 +164,7 @@ wb_wrong_kernel(write_out_columns_stepped_by_one
   STEP 2
   FIND "  for (int col = store_coord.col; col < kTileRows; col += kStoreThreadCols) {"
   REPLACE "  for (int col = store_coord.col; col < kTileRows; col += 1) {"
-  EXPECT "step 2.*global stores: [0-9]+ stores for 32768 output elements, [0-9.]+ each.*the threads of a block store the same elements again")
+  EXPECT "step 2.*global stores: [0-9]+ elements stored for 32768 output elements, [0-9.]+ each.*the threads of a block store the same elements again")
 
 # The store indexed in global coordinates from the tile's pointer: the tile's origin twice.
 wb_wrong_kernel(store_origin_counted_twice
@@ -240,7 +240,7 @@ wb_wrong_kernel(naive_row_loop_stepped_by_one
   STEP 1
   FIND "    for (int row = thread_coord.row; row < valid_rows; row += kLoadThreadRows) {\n      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
   REPLACE "    for (int row = thread_coord.row; row < valid_rows; ++row) {\n      gmem_tile_out[gmem_out_layout(col, row)] = gmem_tile_in[gmem_in_layout(row, col)];"
-  EXPECT "step 1.*global stores: [0-9]+ stores for [0-9]+ output elements.*a store loop that steps by less than they cover together")
+  EXPECT "step 1.*global stores: [0-9]+ elements stored for [0-9]+ output elements.*a store loop that steps by less than they cover together")
 
 # The naive transpose's loops nested rows outside, and the input's column step taken in
 # bytes on a float pointer: thread 0's second read lands on column 32. Walked down each

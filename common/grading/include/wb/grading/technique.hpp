@@ -63,11 +63,15 @@ namespace wb::grading {
 ::testing::AssertionResult no_one_lane_loops(const sim::LaunchStats& stats, sim::AccessKind kind,
                                              const std::string& advice);
 
-// The launch stored at most `elements` elements to global memory, one store a lane: every
-// output element once. A loop that steps by less than the threads cover together, or that
-// starts every thread at 0, stores the same elements again, and so do two blocks that store
-// one tile; the output stays right, and the failure gives the count, the line that stored
-// most, and the two ways there.
+// The float elements the launch stored to global memory, counted in bytes: a lane's float4
+// store is 4 of them.
+std::uint64_t stored_floats(const sim::LaunchStats& stats);
+
+// The launch stored at most `elements` floats to global memory: every output element
+// once, whether a lane stores one or a float4 of four. A loop that steps by less than the
+// threads cover together, or that starts every thread at 0, stores the same elements
+// again, and so do two blocks that store one tile; the output stays right, and the failure
+// gives the count, the line that stored most, and the two ways there.
 ::testing::AssertionResult each_element_stored_once(const sim::LaunchStats& stats, std::uint64_t elements);
 
 // Every sized cp.async read whole elements: no odd source size (1 byte of a float where 0,
@@ -85,8 +89,11 @@ namespace wb::grading {
 std::string busiest_barrier(const sim::LaunchStats& stats);
 
 // The code site whose requests of `kind` had the most active lanes (the most accesses),
-// null where the launch made none: the line to name when a count runs over.
-const sim::AccessSite* site_with_most_lanes(const sim::LaunchStats& stats, sim::AccessKind kind);
+// null where the launch made none: the line to name when a count runs over. With
+// `by_bytes`, the site that accessed the most bytes (the most elements, a float4 lane
+// counting four).
+const sim::AccessSite* site_with_most_lanes(const sim::LaunchStats& stats, sim::AccessKind kind,
+                                            bool by_bytes = false);
 
 // "shared loads: 16.5 wavefronts per request (ideal 1.0); worst copy.cu:60, 32.0" for a
 // message, or "shared loads: none".

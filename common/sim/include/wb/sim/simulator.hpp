@@ -95,6 +95,7 @@ struct RequestCounts {
   std::uint64_t transactions = 0;
   std::uint64_t ideal = 0;  // the fewest transactions the same requests could take
   std::uint64_t lanes = 0;  // the active lanes of the requests, all added up (32 a full warp's)
+  std::uint64_t bytes = 0;  // the bytes those lanes accessed, all added up (a float4 lane's 16)
   double per_request() const {
     return requests == 0 ? 0.0 : static_cast<double>(transactions) / static_cast<double>(requests);
   }
@@ -109,6 +110,7 @@ struct RequestCounts {
     transactions += other.transactions;
     ideal += other.ideal;
     lanes += other.lanes;
+    bytes += other.bytes;
     return *this;
   }
 };
