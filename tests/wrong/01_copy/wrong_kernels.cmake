@@ -72,6 +72,15 @@ wb_wrong_kernel(store_loop_without_end
   ENVIRONMENT WB_STEP_TIMEOUT=3
   EXPECT "step 1.*did not finish within 3 s.*block \\([0-9]+,[0-9]+,0\\): thread .* is still running, last seen at [^ ]*copy.cu:[0-9]+")
 
+# The store loop steps by half the threads' float4s: most elements stored twice (1.75
+# times on average), the output right. The count of the floats stored (a float4 is four)
+# is what tells.
+wb_wrong_kernel(store_loop_steps_by_half
+  STEP 1
+  FIND "index < smem_layout.size(); index += kVector * kThreads) {"
+  REPLACE "index < smem_layout.size(); index += kVector * kThreads / 2) {"
+  EXPECT "step 1.*global stores: 14336 elements stored for 8192 output elements, 1.75 each \\(14336 of them at [^ ]*copy.cu:[0-9]+\\).*a store loop that steps by less than they cover together")
+
 wb_wrong_kernel(store_far_out_of_bounds
   STEP 1
   FIND "*reinterpret_cast<float4*>(&gmem_tile_out[gmem_layout(element.row, element.col)]) ="
