@@ -43,8 +43,11 @@ using Pipeline = cuda::pipeline<cuda::thread_scope_block>;
 __device__ constexpr auto smem_layout = wb::col_major(Int<kTileRows>{}, Int<kTileCols>{});  // (128,16):(1,128)
 //! [layouts]
 
+// Steps 1 and 2 store kVector floats at once: one float4, 16 bytes.
+constexpr int kVector = 4;
+
 static_assert(kTileRows * sizeof(float) % 16 == 0, "each column of the tile is whole 16-byte vectors");
-static_assert(kStreamTile % (4 * kThreads) == 0, "the threads of a block cover a tile in whole passes of float4s");
+static_assert(kStreamTile % (kVector * kThreads) == 0, "the threads of a block cover a tile in whole passes of float4s");
 static_assert(kSpanPad >= kHalo && kSpanPad % 4 == 0, "the span's pad holds the halo and keeps 16-byte alignment");
 
 WB_HOST_DEVICE int tiles_of(int n, int tile) { return (n + tile - 1) / tile; }
@@ -66,7 +69,7 @@ __global__ void copy_tile_kernel(const float* gmem_in, float* gmem_out, int rows
 
   // The store is chapter 1's: the tile as one flat column-major run, 4 floats (a 16-byte
   // float4 of one column) a thread at a time: coalesced, and mostly other threads' elements.
-  for (int index = 4 * block.thread_rank(); index < smem_layout.size(); index += 4 * kThreads) {
+  for (int index = kVector * block.thread_rank(); index < smem_layout.size(); index += kVector * kThreads) {
     const wb::Coord element = smem_layout.coord(index);  // the first of 4 rows of one column
     *reinterpret_cast<float4*>(&gmem_tile_out[gmem_layout(element.row, element.col)]) =
         *reinterpret_cast<const float4*>(&smem_tile[smem_layout(element.row, element.col)]);
@@ -98,31 +101,30 @@ __device__ inline void load_span_async(const cg::thread_block& block, Pipeline& 
 // do not start at a multiple of 16 bytes).
 __device__ inline void convolve_tile(const float* smem_span, const float* smem_weights, float* gmem_out, int n,
                                      int tile_start) {
-  constexpr int vector = 4;                                 // outputs a store
-  constexpr int passes = kStreamTile / (vector * kThreads);  // 2
-  float sums[passes][vector] = {};
+  constexpr int passes = kStreamTile / (kVector * kThreads);  // 2
+  float sums[passes][kVector] = {};
   WB_UNROLL
   for (int k = 0; k < kWidth; ++k) {
     const float weight = smem_weights[k];
     WB_UNROLL
     for (int pass = 0; pass < passes; ++pass) {
       WB_UNROLL
-      for (int j = 0; j < vector; ++j) {
+      for (int j = 0; j < kVector; ++j) {
         // Output o reads input[o - kHalo + k], which is smem_span[o + kSpanPad - kHalo + k].
-        const int output = pass * vector * kThreads + vector * threadIdx.x + j;  // in the tile
+        const int output = pass * kVector * kThreads + kVector * threadIdx.x + j;  // in the tile
         sums[pass][j] += smem_span[output + kSpanPad - kHalo + k] * weight;
       }
     }
   }
   WB_UNROLL
   for (int pass = 0; pass < passes; ++pass) {
-    const int out_index = tile_start + pass * vector * kThreads + vector * threadIdx.x;  // the first of 4
+    const int out_index = tile_start + pass * kVector * kThreads + kVector * threadIdx.x;  // the first of 4
     float* gmem_outputs = gmem_out + out_index;
-    if (out_index + vector <= n && reinterpret_cast<std::uintptr_t>(gmem_outputs) % 16 == 0) {
+    if (out_index + kVector <= n && reinterpret_cast<std::uintptr_t>(gmem_outputs) % 16 == 0) {
       *reinterpret_cast<float4*>(gmem_outputs) = make_float4(sums[pass][0], sums[pass][1], sums[pass][2], sums[pass][3]);
     } else {
       WB_UNROLL
-      for (int j = 0; j < vector; ++j) {
+      for (int j = 0; j < kVector; ++j) {
         if (out_index + j < n) gmem_outputs[j] = sums[pass][j];
       }
     }

@@ -201,14 +201,8 @@ inline void on_access(const void* address, std::size_t bytes, bool write, const 
     fail_misaligned_vector(*thread, address, bytes, write, pc);
   }
   LastSeen& seen = thread->last_seen;
-  seen.previous_access_pc = seen.access_pc;
-  seen.previous_access_address = seen.access_address;
-  seen.previous_access_bytes = seen.access_bytes;
-  seen.previous_access_write = seen.access_write;
-  seen.access_pc = pc;
-  seen.access_address = address;
-  seen.access_bytes = static_cast<unsigned>(bytes);
-  seen.access_write = write;
+  seen.previous_access = seen.access;
+  seen.access = {pc, address, static_cast<unsigned>(bytes), write};
   seen.access_is_latest = true;
   SharedMemory& shared = thread->worker->shared;
   if (shared.in_static(address)) {

@@ -117,9 +117,9 @@ void kernel_assert_failed(const char* condition, const char* file, int line) {
 
 namespace {
 
-bool lies_in(const void* address, const void* begin, unsigned bytes) {
-  const auto at = reinterpret_cast<std::uintptr_t>(address), first = reinterpret_cast<std::uintptr_t>(begin);
-  return begin != nullptr && at >= first && at - first < bytes;
+bool lies_in(const void* address, const SeenAccess& access) {
+  const auto at = reinterpret_cast<std::uintptr_t>(address), first = reinterpret_cast<std::uintptr_t>(access.address);
+  return access.address != nullptr && at >= first && at - first < access.bytes;
 }
 
 }  // namespace
@@ -134,20 +134,16 @@ CrashContext crash_context(const void* fault_address) {
   context.thread = thread->index;
   context.last_seen_file = seen.file;
   context.last_seen_line = seen.line;
-  context.access_pc = seen.access_pc;
-  context.access_address = seen.access_address;
-  context.access_bytes = seen.access_bytes;
-  context.access_write = seen.access_write;
   context.access_is_latest = seen.access_is_latest;
   // `*dst = *src` reports the store, then the load, then makes both: where the store is
   // the access that faulted, the fault's address lies in it and not in the load.
-  if (fault_address != nullptr && !lies_in(fault_address, seen.access_address, seen.access_bytes) &&
-      lies_in(fault_address, seen.previous_access_address, seen.previous_access_bytes)) {
-    context.access_pc = seen.previous_access_pc;
-    context.access_address = seen.previous_access_address;
-    context.access_bytes = seen.previous_access_bytes;
-    context.access_write = seen.previous_access_write;
-  }
+  const bool previous_faulted = fault_address != nullptr && !lies_in(fault_address, seen.access) &&
+                                lies_in(fault_address, seen.previous_access);
+  const SeenAccess& access = previous_faulted ? seen.previous_access : seen.access;
+  context.access_pc = access.pc;
+  context.access_address = access.address;
+  context.access_bytes = access.bytes;
+  context.access_write = access.write;
   return context;
 }
 

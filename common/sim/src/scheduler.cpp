@@ -593,7 +593,7 @@ std::string where_seen(const ThreadState& thread) {
   const LastSeen& seen = thread.last_seen;
   const std::string call =
       seen.file != nullptr ? project_relative(seen.file) + ":" + std::to_string(seen.line) : "";
-  const std::string access = source_line_of(seen.access_pc);
+  const std::string access = source_line_of(seen.access.pc);
   if (!access.empty() && (seen.access_is_latest || call.empty())) {
     return access + " (its last memory access)";
   }

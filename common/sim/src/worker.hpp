@@ -79,20 +79,20 @@ struct Worker;
 // Where a thread was last seen, for the report of a hang or a crash: the site of its
 // last simulator call (barrier, cp.async, wait), or the code address of its last
 // memory access, whichever came later.
+struct SeenAccess {
+  const void* pc = nullptr;  // the instruction after the instrumented access
+  const void* address = nullptr;
+  unsigned bytes = 0;
+  bool write = false;
+};
 struct LastSeen {
   const char* file = nullptr;  // a simulator call's site, or nullptr
   int line = 0;
-  const void* access_pc = nullptr;  // the instruction after the last instrumented access
-  const void* access_address = nullptr;
-  unsigned access_bytes = 0;
-  bool access_write = false;
+  SeenAccess access;              // the last instrumented access
   bool access_is_latest = false;  // the access came after the simulator call
   // The access before it: a copy statement (`*dst = *src`) reports its store before its
   // load, so the access that faulted may be this one (crash_context tells them apart).
-  const void* previous_access_pc = nullptr;
-  const void* previous_access_address = nullptr;
-  unsigned previous_access_bytes = 0;
-  bool previous_access_write = false;
+  SeenAccess previous_access;
 };
 
 // A wgmma issued by a thread and not yet waited for (wgmma.cpp): its accumulators, the
