@@ -78,18 +78,24 @@ __global__ void copy_tile_kernel(const float* gmem_in, float* gmem_out, int rows
 //! [step 1 kernel]
 
 //! [load span]
-// Issues, into the pipeline's acquired stage, the copy of the span of the tile that starts
+// Issues, into the pipeline's acquired stage, the copies of the span of the tile that starts
 // at output tile_start: smem_span[j] holds input[tile_start - kSpanPad + j], j < kSpan.
-// The part of the span inside [0, n) is one collective copy; the rest, before the array's
-// start or after its end, is zeros, stored before the commit that publishes them.
+// The part of the span inside [0, n) is two collective copies, split at tile_start: the
+// tile with its right pad, then the left pad. tile_start is a multiple of 8 KiB, so each
+// warp's 512 bytes of the first copy are 4 whole 128-byte lines, where one copy from 32
+// bytes before the tile would spread every warp's share over 5. The rest of the span,
+// before the array's start or after its end, is zeros, stored before the commit that
+// publishes them.
 __device__ inline void load_span_async(const cg::thread_block& block, Pipeline& pipeline, float* smem_span,
                                        const float* gmem_in, int n, int tile_start) {
   const int span_start = tile_start - kSpanPad;           // the input index of smem_span[0]
   const int first = span_start > 0 ? span_start : 0;                // the span's inputs inside
   const int last = span_start + kSpan < n ? span_start + kSpan : n;  // [0, n): [first, last)
-  // TODO(step 2): one cuda::memcpy_async over the block of the span's inputs [first, last)
-  // into the acquired stage, cuda::aligned_size_t<16> bytes; then zeros in the rest of
-  // smem_span, in the spans that have a rest (about 8 lines)
+  // TODO(step 2): two cuda::memcpy_async over the block into the acquired stage, each of
+  // cuda::aligned_size_t<16> bytes: the inputs [tile_start, last) to smem_span + kSpanPad,
+  // then, where the span starts before its tile (every tile but the array's first), the
+  // inputs [first, tile_start) to their place in smem_span; then zeros in the rest of
+  // smem_span, in the spans that have a rest (about 12 lines)
 }
 //! [load span]
 

@@ -29,9 +29,10 @@ inline constexpr int kSpanPad = 8;  // the halo rounded up to a 32-byte sector
 inline constexpr int kSpan = kStreamTile + 2 * kSpanPad;  // 2064
 
 // Step 3, a bulk copy a tile: a block of kThreads walks kBlockTiles consecutive tiles of
-// 8192 floats (32 KiB) through kStages stages; one thread loads each tile with one bulk
-// copy that completes on its stage's cuda::barrier, and the block waits on that barrier.
-inline constexpr int kBulkTile = 8192;
+// 1024 floats (4 KiB, a float4 a thread) through kStages stages; one thread loads each tile
+// with one bulk copy that completes on its stage's cuda::barrier, and the block waits on
+// that barrier.
+inline constexpr int kBulkTile = 1024;
 inline constexpr int kBlockTiles = 4;  // each stage used twice: phases of parity 0, then 1
 
 // Step 4, the TMA: a block of 256 threads transposes one box of 32 rows x 64 columns of the

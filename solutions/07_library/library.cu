@@ -82,18 +82,26 @@ __global__ void copy_tile_kernel(const float* gmem_in, float* gmem_out, int rows
 //! [step 1 kernel]
 
 //! [load span]
-// Issues, into the pipeline's acquired stage, the copy of the span of the tile that starts
+// Issues, into the pipeline's acquired stage, the copies of the span of the tile that starts
 // at output tile_start: smem_span[j] holds input[tile_start - kSpanPad + j], j < kSpan.
-// The part of the span inside [0, n) is one collective copy; the rest, before the array's
-// start or after its end, is zeros, stored before the commit that publishes them.
+// The part of the span inside [0, n) is two collective copies, split at tile_start: the
+// tile with its right pad, then the left pad. tile_start is a multiple of 8 KiB, so each
+// warp's 512 bytes of the first copy are 4 whole 128-byte lines, where one copy from 32
+// bytes before the tile would spread every warp's share over 5. The rest of the span,
+// before the array's start or after its end, is zeros, stored before the commit that
+// publishes them.
 __device__ inline void load_span_async(const cg::thread_block& block, Pipeline& pipeline, float* smem_span,
                                        const float* gmem_in, int n, int tile_start) {
   const int span_start = tile_start - kSpanPad;           // the input index of smem_span[0]
   const int first = span_start > 0 ? span_start : 0;                // the span's inputs inside
   const int last = span_start + kSpan < n ? span_start + kSpan : n;  // [0, n): [first, last)
   //! [step 2 hole]
-  cuda::memcpy_async(block, smem_span + (first - span_start), gmem_in + first,
-                     cuda::aligned_size_t<16>(sizeof(float) * (last - first)), pipeline);
+  cuda::memcpy_async(block, smem_span + kSpanPad, gmem_in + tile_start,
+                     cuda::aligned_size_t<16>(sizeof(float) * (last - tile_start)), pipeline);
+  if (first < tile_start) {
+    cuda::memcpy_async(block, smem_span + (first - span_start), gmem_in + first,
+                       cuda::aligned_size_t<16>(sizeof(float) * (tile_start - first)), pipeline);
+  }
   // Only the array's first and last tiles have zeros: the others skip the loop, whose
   // tests cost the kernel a quarter more warp instructions (276 million against 220).
   if (first > span_start || last < span_start + kSpan) {

@@ -84,7 +84,8 @@ const Step kStep2{
       "a copy reads outside the input: only the span's part inside [0, n), [first, last), is "
       "copied; the rest of the span is zeros stored by the threads."},
      {wb::ErrorKind::destination_not_shared,
-      "a copy writes outside the stage's span: its destination is smem_span + (first - span_start)."},
+      "a copy writes outside the stage's span: the tile's part goes to smem_span + kSpanPad, the "
+      "left pad to smem_span + (first - span_start)."},
      {wb::ErrorKind::global_out_of_bounds,
       "an access past the end of the input, the weights or the output: are the stores bounded by n?"},
      {wb::ErrorKind::too_many_copies,
@@ -559,7 +560,7 @@ TEST_F(Chapter7Library, Step2DoubleBufferWithCudaPipeline) {
 
 TEST_F(Chapter7Library, Step3BulkCopyOnABarrier) {
   WB_SKIP_WITHOUT(wb::hopper_available);  // steps 3 and 4 need Hopper
-  // Tiles of 8192: 8 whole ones, a partial last one, a single partial tile, one vector.
+  // Tiles of 1024: 8 whole ones, a partial last one, a single partial tile, one vector.
   std::vector<int> sizes{8 * ch07::kBulkTile, 5 * ch07::kBulkTile + 12, 1000, 4};
 #if !WB_BACKEND_SIM
   sizes.push_back(1 << 24);

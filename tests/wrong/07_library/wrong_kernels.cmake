@@ -100,8 +100,8 @@ wb_wrong_kernel(span_starts_at_the_halo
 
 wb_wrong_kernel(no_aligned_size_for_the_span
   STEP 2
-  FIND "cuda::aligned_size_t<16>(sizeof(float) * (last - first))"
-  REPLACE "sizeof(float) * (last - first)"
+  FIND "cuda::aligned_size_t<16>(sizeof(float) * (last - tile_start))"
+  REPLACE "sizeof(float) * (last - tile_start)"
   EXPECT "step 2.*every span goes through the library's copy as 16-byte copies, with cuda::aligned_size_t<16>, and .*library.cu:[0-9]+: cuda::memcpy_async issued [0-9]+ copies of 4 bytes, as its call promises an alignment of 4 bytes")
 
 # Not here: the weights stored after the first producer_commit(). On a GPU that is a race
@@ -138,13 +138,22 @@ wb_wrong_kernel(stage_never_flipped
   REPLACE "  for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {"
   EXPECT "step 2.*Likely cause: every tile after a block's first holds the outputs of that block's first tile.*never flipped")
 
-# The span copied at its whole length from a clipped start: at the block's first tile the
-# span begins before the array, its copy 4 words into the buffer, and it runs past the end.
-wb_wrong_kernel(span_copied_whole_where_clipped
+# The tile's part of the span copied at its whole length, unclipped: the array's last tile
+# has fewer inputs after tile_start than the tile and its right pad, and the copy reads
+# past the input's end.
+wb_wrong_kernel(tile_part_copied_whole_at_the_end
   STEP 2
-  FIND "cuda::aligned_size_t<16>(sizeof(float) * (last - first)), pipeline);"
-  REPLACE "cuda::aligned_size_t<16>(sizeof(float) * kSpan), pipeline);"
-  EXPECT "step 2.*Likely cause: .*that span starts at input\\[-8\\], before the array, so its copy begins at input\\[0\\], 8 words into the buffer.*last - first, not the whole span")
+  FIND "cuda::aligned_size_t<16>(sizeof(float) * (last - tile_start)), pipeline);"
+  REPLACE "cuda::aligned_size_t<16>(sizeof(float) * (kStreamTile + kSpanPad)), pipeline);"
+  EXPECT "step 2.*a copy reads outside the input: only the span's part inside \\[0, n\\), \\[first, last\\), is copied")
+
+# The left pad copied from span_start, unclipped: at the array's first tile that reads the
+# 8 inputs before the array.
+wb_wrong_kernel(left_pad_copied_from_before_the_array
+  STEP 2
+  FIND "  if (first < tile_start) {\n    cuda::memcpy_async(block, smem_span + (first - span_start), gmem_in + first,\n                       cuda::aligned_size_t<16>(sizeof(float) * (tile_start - first)), pipeline);"
+  REPLACE "  {\n    cuda::memcpy_async(block, smem_span, gmem_in + span_start,\n                       cuda::aligned_size_t<16>(sizeof(float) * kSpanPad), pipeline);"
+  EXPECT "step 2.*a copy reads outside the input: only the span's part inside \\[0, n\\), \\[first, last\\), is copied")
 
 # Step 3, a bulk copy a tile on a cuda::barrier.
 
@@ -202,13 +211,13 @@ wb_wrong_kernel(transaction_bytes_of_a_whole_tile FILE hopper.cu
   STEP 3
   FIND "  (void)cuda::device::barrier_arrive_tx(full, 1, bytes);\n"
   REPLACE "  (void)cuda::device::barrier_arrive_tx(full, 1, sizeof(float) * kBulkTile);\n"
-  EXPECT "step 3.*a barrier phase that can never complete.*expects 32768 bytes while the copies of this phase bring 48 bytes.*the last tile is partial")
+  EXPECT "step 3.*a barrier phase that can never complete.*expects 4096 bytes while the copies of this phase bring 48 bytes.*the last tile is partial")
 
 wb_wrong_kernel(arrival_without_the_bytes FILE hopper.cu
   STEP 3
   FIND "  (void)cuda::device::barrier_arrive_tx(full, 1, bytes);\n"
   REPLACE "  (void)full.arrive();\n"
-  EXPECT "step 3.*expects 0 bytes while the copies of this phase bring 32768 bytes")
+  EXPECT "step 3.*expects 0 bytes while the copies of this phase bring 4096 bytes")
 
 wb_wrong_kernel(wait_on_the_wrong_phase FILE hopper.cu
   STEP 3
@@ -256,7 +265,7 @@ wb_wrong_kernel(copy_size_in_floats FILE hopper.cu
   STEP 3
   FIND "cuda::aligned_size_t<16>(bytes), full);"
   REPLACE "cuda::aligned_size_t<16>(bytes / 4), full);"
-  EXPECT "step 3.*a barrier phase that can never complete.*expects 32768 bytes while the copies of this phase bring 8192 bytes")
+  EXPECT "step 3.*a barrier phase that can never complete.*expects 4096 bytes while the copies of this phase bring 1024 bytes")
 
 # The bulk copy's source offset in bytes on a float pointer: every tile but the first is
 # read four times too far.
