@@ -76,7 +76,9 @@ const Step kStep2{
       "producer_commit(), and later consumer_wait(), its reads, consumer_release(), in every thread."},
      {wb::ErrorKind::misaligned,
       "cuda::aligned_size_t<16> promises 16-byte aligned addresses and size: the span starts "
-      "kSpanPad = 8 elements (32 bytes) before its tile, and [first, last) are multiples of 4."},
+      "kSpanPad = 8 elements (32 bytes) before its tile, and [first, last) are multiples of 4. "
+      "Each copy's size is in bytes, sizeof(float) times its elements: last - tile_start for the "
+      "tile's part, tile_start - first for the left pad."},
      {wb::ErrorKind::source_out_of_bounds,
       "a copy reads outside the input: only the span's part inside [0, n), [first, last), is "
       "copied; the rest of the span is zeros stored by the threads."},
