@@ -147,6 +147,15 @@ wb_wrong_kernel(tile_part_copied_whole_at_the_end
   REPLACE "cuda::aligned_size_t<16>(sizeof(float) * (kStreamTile + kSpanPad)), pipeline);"
   EXPECT "step 2.*a copy reads outside the input: only the span's part inside \\[0, n\\), \\[first, last\\), is copied")
 
+# One copy of the whole span (which the page allows) at its whole length from a clipped
+# start: at the array's first tile the span begins before the array, its copy 8 words into
+# the buffer, and it runs past the buffer's end.
+wb_wrong_kernel(span_copied_whole_where_clipped
+  STEP 2
+  FIND "  cuda::memcpy_async(block, smem_span + kSpanPad, gmem_in + tile_start,\n                     cuda::aligned_size_t<16>(sizeof(float) * (last - tile_start)), pipeline);\n  if (first < tile_start) {\n    cuda::memcpy_async(block, smem_span + (first - span_start), gmem_in + first,\n                       cuda::aligned_size_t<16>(sizeof(float) * (tile_start - first)), pipeline);\n  }\n"
+  REPLACE "  cuda::memcpy_async(block, smem_span + (first - span_start), gmem_in + first,\n                     cuda::aligned_size_t<16>(sizeof(float) * kSpan), pipeline);\n"
+  EXPECT "step 2.*Likely cause: .*that span starts at input\\[-8\\], before the array, so its copy begins at input\\[0\\], 8 words into the buffer.*last - first, not the whole span")
+
 # The left pad copied from span_start, unclipped: at the array's first tile that reads the
 # 8 inputs before the array.
 wb_wrong_kernel(left_pad_copied_from_before_the_array
